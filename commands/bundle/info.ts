@@ -1,0 +1,22 @@
+import { Args, Command, Flags } from '@oclif/core';
+import { bundleInfo } from '../../src/bundle/inspect.js';
+import { openBundleOrExit } from '../../src/cli/open-bundle.js';
+import { formatBundleInfo } from '../../src/cli/bundle-format.js';
+
+export default class BundleInfo extends Command {
+  static override summary = 'Show what a bundle holds: documents, pages, chunks, error codes and models per brand.';
+  static override examples = ['<%= config.bin %> bundle info corpus.bundle', '<%= config.bin %> bundle info corpus.bundle --json'];
+  static override args = { file: Args.string({ description: 'bundle file', required: true }) };
+  static override flags = { json: Flags.boolean({ description: 'print JSON', default: false }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(BundleInfo);
+    const reader = openBundleOrExit(this, args.file);
+    try {
+      const info = bundleInfo(reader);
+      this.log(flags.json ? JSON.stringify(info, null, 2) : formatBundleInfo(info));
+    } finally {
+      reader.close();
+    }
+  }
+}

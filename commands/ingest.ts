@@ -1,0 +1,54 @@
+import os from 'node:os';
+import { Args, Command, Flags } from '@oclif/core';
+import { ingest } from '../pipeline/ingest/run.js';
+import { describe, ingestProgress } from '../src/cli/ingest-progress.js';
+
+export default class Ingest extends Command {
+  static override summary = 'Ingest manufacturer manuals (PDF + YAML sidecar) into one bundle file.';
+  static override description =
+    'Walks the given files and folders for *.pdf with their .yaml sidecars, extracts text, sections, error codes ' +
+    'and page snapshots, and writes one immutable bundle. Unchanged manuals are reused from the previous bundle. ' +
+    'The previous bundle is replaced only when the new one is complete.';
+  static override examples = [
+    '<%= config.bin %> ingest ./manuals --bundle corpus.bundle',
+    '<%= config.bin %> ingest a.pdf b.pdf --bundle corpus.bundle --no-snapshots --json',
+    '<%= config.bin %> ingest ./manuals --bundle corpus.bundle --strict --jobs 4',
+  ];
+  static override strict = false;
+  static override args = { paths: Args.string({ description: 'PDF files or folders to ingest', required: true }) };
+  static override flags = {
+    bundle: Flags.string({ char: 'b', description: 'bundle file to write', required: true }),
+    jobs: Flags.integer({ char: 'j', description: 'snapshot worker threads', min: 1, default: os.availableParallelism() }),
+    snapshots: Flags.boolean({ description: 'render page snapshots', default: true, allowNo: true }),
+    strict: Flags.boolean({ description: 'fail (and keep the previous bundle) if any file has a problem', default: false }),
+    json: Flags.boolean({ description: 'print a JSON summary', default: false }),
+  };
+
+  async run(): Promise<void> {
+    const { argv, flags } = await this.parse(Ingest);
+    const progress = flags.json ? undefined : ingestProgress(process.stderr);
+    const report = await ingest(
+      { paths: argv as string[], bundle: flags.bundle, jobs: flags.jobs, snapshots: flags.snapshots, strict: flags.strict },
+      progress,
+    );
+    if (flags.json) {
+      this.log(JSON.stringify(report, null, 2));
+    } else {
+      for (const f of report.files) {
+        for (const w of f.warnings) this.logToStderr(`  warning: ${describeFile(f.file)}: ${w}`);
+      }
+      const t = report.totals;
+      this.log(
+        report.written
+          ? `bundle ${report.bundle}: ${t.ingested} ingested, ${t.reused} reused, ${t.failed} failed; ${t.pages} pages, ${t.error_codes} error codes (${report.ms} ms)`
+          : `bundle not written: ${report.reason}`,
+      );
+      if (!report.written) for (const f of report.files.filter((x) => x.status === 'failed')) this.logToStderr(describe(f));
+    }
+    if (!report.written) this.exit(1);
+  }
+}
+
+function describeFile(file: string): string {
+  return file.split('/').pop() ?? file;
+}

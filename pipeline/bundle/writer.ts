@@ -1,0 +1,283 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import MiniSearch from 'minisearch';
+import type { BrandAliases } from '../../src/catalog/brands.js';
+import type { Sidecar } from '../../src/contract/sidecar.js';
+import { FORMAT_VERSION, META, SCHEMA_SQL } from '../../src/bundle/schema.js';
+import { CHUNK_INDEX, chunkIndexOptions, type IndexedChunk, toIndexedChunk } from '../../src/search/index-options.js';
+import { normBrand, normModel } from '../../src/text/normalise.js';
+import type { DocumentSource } from '../extract-document.js';
+import type { ExtractedDocument } from '../types.js';
+
+export interface SnapshotImage {
+  page: number;
+  webp: Buffer;
+  width: number;
+  height: number;
+}
+
+interface DocumentEntry {
+  source: DocumentSource;
+  pageCount: number;
+}
+
+/**
+ * Builds a bundle in a temporary file beside the target and renames it into place only when complete,
+ * so a crash or Ctrl-C at any point leaves the previous bundle as it was. Documents whose PDF is
+ * unchanged are copied row for row from the previous bundle instead of being extracted again.
+ */
+export class BundleBuilder {
+  readonly tempPath: string;
+  private readonly db: Database.Database;
+  private readonly documents: DocumentEntry[] = [];
+  private previousAttached = false;
+  private finished = false;
+
+  constructor(
+    readonly target: string,
+    private readonly brands: BrandAliases,
+    previous?: string,
+  ) {
+    fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+    this.tempPath = `${target}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    this.db = new Database(this.tempPath);
+    // The temp file is rebuilt from scratch on failure, so durability per statement buys nothing.
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    this.db.exec(SCHEMA_SQL);
+    if (previous) {
+      this.db.prepare('ATTACH DATABASE ? AS previous').run(previous);
+      this.previousAttached = true;
+    }
+  }
+
+  addDocument(doc: ExtractedDocument, snapshots: SnapshotImage[] | null): void {
+    const insert = this.db.transaction(() => {
+      this.insertDocumentRow(doc, doc.pageCount, snapshots !== null, doc.warnings);
+      const page = this.db.prepare('INSERT INTO pages VALUES (?, ?, ?, ?, ?)');
+      for (const p of doc.pages) page.run(doc.id, p.page, p.width, p.height, p.text);
+      const chunk = this.db.prepare('INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const c of doc.chunks) {
+        chunk.run(c.id, doc.id, c.pageStart, c.pageEnd, JSON.stringify(c.sectionPath), c.kind, c.text, JSON.stringify(c.boxes));
+      }
+      const code = this.db.prepare(
+        `INSERT INTO error_codes (document_id, brand, code, code_norm, title, causes_json, steps_json, part_json,
+           excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const brand = this.brands.canonical(doc.sidecar.brand);
+      for (const e of doc.errorCodes) {
+        code.run(
+          doc.id,
+          brand,
+          e.code,
+          normModel(e.code),
+          e.title,
+          JSON.stringify(e.causes),
+          JSON.stringify(e.steps),
+          e.part ? JSON.stringify(e.part) : null,
+          e.excerpt,
+          e.page,
+          JSON.stringify(e.pages),
+          e.chunkId,
+          e.procedure?.chunkId ?? null,
+          e.procedure?.pageStart ?? null,
+          e.procedure?.pageEnd ?? null,
+        );
+      }
+      if (snapshots) this.insertSnapshots(doc.id, snapshots);
+    });
+    insert();
+    this.documents.push({ source: doc, pageCount: doc.pageCount });
+  }
+
+  /**
+   * Copies an unchanged document's pages, chunks, codes and (when wanted and present) snapshots from the
+   * previous bundle. Sidecar fields are taken from the current sidecar, which may have changed.
+   */
+  reuseDocument(
+    source: DocumentSource,
+    previousId: string,
+    snapshots: 'copy' | 'none' | SnapshotImage[],
+    warnings: string[],
+  ): void {
+    if (!this.previousAttached) throw new Error('no previous bundle to reuse from');
+    const prev = this.db.prepare('SELECT page_count FROM previous.documents WHERE id = ?').get(previousId) as
+      | { page_count: number }
+      | undefined;
+    if (!prev) throw new Error(`document ${previousId} is not in the previous bundle`);
+    const copy = this.db.transaction(() => {
+      const hasSnapshots = snapshots !== 'none';
+      this.insertDocumentRow(source, prev.page_count, hasSnapshots, warnings);
+      const id = source.id;
+      this.db
+        .prepare('INSERT INTO pages SELECT ?, page, width, height, text FROM previous.pages WHERE document_id = ?')
+        .run(id, previousId);
+      this.db
+        .prepare(
+          `INSERT INTO chunks SELECT replace(id, ?, ?), ?, page_start, page_end, section_path, kind, text, boxes_json
+           FROM previous.chunks WHERE document_id = ?`,
+        )
+        .run(`${previousId}.`, `${id}.`, id, previousId);
+      this.db
+        .prepare(
+          `INSERT INTO error_codes (document_id, brand, code, code_norm, title, causes_json, steps_json, part_json,
+             excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end)
+           SELECT ?, ?, code, code_norm, title, causes_json, steps_json, part_json, excerpt, page, pages_json,
+             replace(chunk_id, ?, ?), replace(procedure_chunk_id, ?, ?), procedure_page_start, procedure_page_end
+           FROM previous.error_codes WHERE document_id = ? ORDER BY id`,
+        )
+        .run(id, this.brands.canonical(source.sidecar.brand), `${previousId}.`, `${id}.`, `${previousId}.`, `${id}.`, previousId);
+      if (snapshots === 'copy') {
+        this.db
+          .prepare('INSERT INTO snapshots SELECT ?, page, width, height, webp FROM previous.snapshots WHERE document_id = ?')
+          .run(id, previousId);
+      } else if (Array.isArray(snapshots)) {
+        this.insertSnapshots(id, snapshots);
+      }
+    });
+    copy();
+    this.documents.push({ source, pageCount: prev.page_count });
+  }
+
+  /** Pages, chunks and codes now held for a document: what a reused document contributes. */
+  counts(documentId: string): { pages: number; chunks: number; error_codes: number } {
+    const one = (sql: string) => (this.db.prepare(sql).get(documentId) as { n: number }).n;
+    return {
+      pages: one('SELECT count(*) AS n FROM pages WHERE document_id = ?'),
+      chunks: one('SELECT count(*) AS n FROM chunks WHERE document_id = ?'),
+      error_codes: one('SELECT count(*) AS n FROM error_codes WHERE document_id = ?'),
+    };
+  }
+
+  /** Writes the catalogue and the search index, then moves the finished file into place. */
+  finish(corpusHash: string): void {
+    this.writeCatalogue();
+    this.writeSearchIndex();
+    const meta = this.db.prepare('INSERT INTO meta VALUES (?, ?)');
+    meta.run(META.formatVersion, String(FORMAT_VERSION));
+    meta.run(META.builtAt, new Date().toISOString());
+    meta.run(META.corpusHash, corpusHash);
+    if (this.previousAttached) this.db.exec('DETACH DATABASE previous');
+    this.db.pragma('journal_mode = DELETE');
+    this.db.exec('VACUUM');
+    this.db.close();
+    const fd = fs.openSync(this.tempPath, 'r');
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fs.renameSync(this.tempPath, this.target);
+    this.finished = true;
+  }
+
+  /** Drops the temporary file; the previous bundle, if any, is untouched. */
+  abort(): void {
+    if (this.finished) return;
+    try {
+      this.db.close();
+    } catch {
+      // already closed
+    }
+    fs.rmSync(this.tempPath, { force: true });
+  }
+
+  private insertDocumentRow(
+    source: DocumentSource,
+    pageCount: number,
+    hasSnapshots: boolean,
+    warnings: string[],
+  ): void {
+    const s: Sidecar = source.sidecar;
+    this.db
+      .prepare('INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(
+        source.id,
+        source.fileName,
+        source.sha256,
+        s.title,
+        this.brands.canonical(s.brand),
+        s.doc_type,
+        s.language,
+        s.equipment,
+        s.approved ? 1 : 0,
+        s.edition ?? null,
+        pageCount,
+        hasSnapshots ? 1 : 0,
+        source.sidecarSource,
+        JSON.stringify(s),
+        JSON.stringify(warnings),
+        source.extractorVersion,
+      );
+  }
+
+  private insertSnapshots(documentId: string, snapshots: SnapshotImage[]): void {
+    const stmt = this.db.prepare('INSERT INTO snapshots VALUES (?, ?, ?, ?, ?)');
+    for (const s of snapshots) stmt.run(documentId, s.page, s.width, s.height, s.webp);
+  }
+
+  private writeCatalogue(): void {
+    const brandRow = this.db.prepare('INSERT OR IGNORE INTO brands VALUES (?, ?)');
+    const alias = this.db.prepare('INSERT OR IGNORE INTO brand_aliases VALUES (?, ?)');
+    const range = this.db.prepare('INSERT OR IGNORE INTO ranges (brand, name, norm) VALUES (?, ?, ?)');
+    const rangeId = this.db.prepare('SELECT id FROM ranges WHERE brand = ? AND norm = ?');
+    const model = this.db.prepare(
+      'INSERT OR IGNORE INTO models (brand, name, norm, range_id, equipment) VALUES (?, ?, ?, ?, ?)',
+    );
+    const modelId = this.db.prepare('SELECT id FROM models WHERE brand = ? AND norm = ?');
+    const modelAlias = this.db.prepare('INSERT OR IGNORE INTO aliases VALUES (?, ?, ?)');
+    const link = this.db.prepare('INSERT OR IGNORE INTO document_models VALUES (?, ?)');
+    this.db.transaction(() => {
+      for (const [norm, brand] of this.brands.entries()) alias.run(norm, brand);
+      for (const { source } of this.documents) {
+        const brand = this.brands.canonical(source.sidecar.brand);
+        brandRow.run(brand, normBrand(brand));
+        alias.run(normBrand(brand), brand);
+        for (const m of source.sidecar.models) {
+          let rid: number | null = null;
+          if (m.range) {
+            range.run(brand, m.range, normModel(m.range));
+            rid = (rangeId.get(brand, normModel(m.range)) as { id: number }).id;
+          }
+          model.run(brand, m.name, normModel(m.name), rid, source.sidecar.equipment);
+          const id = (modelId.get(brand, normModel(m.name)) as { id: number }).id;
+          for (const a of m.aliases) modelAlias.run(id, a, normModel(a));
+          link.run(source.id, id);
+        }
+      }
+    })();
+  }
+
+  private writeSearchIndex(): void {
+    const index = new MiniSearch<IndexedChunk>(chunkIndexOptions);
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, c.text, c.section_path, c.document_id, c.page_start, d.brand, d.language
+         FROM chunks c JOIN documents d ON d.id = c.document_id ORDER BY c.document_id, c.page_start, c.id`,
+      )
+      .iterate() as IterableIterator<{
+      id: string;
+      text: string;
+      section_path: string;
+      document_id: string;
+      page_start: number;
+      brand: string;
+      language: string;
+    }>;
+    for (const r of rows) {
+      const section = (JSON.parse(r.section_path) as string[]).join(' / ');
+      index.add(
+        toIndexedChunk({
+          id: r.id,
+          text: r.text,
+          section,
+          document_id: r.document_id,
+          brand: r.brand,
+          language: r.language,
+          page: r.page_start,
+        }),
+      );
+    }
+    this.db.prepare('INSERT INTO search_indexes VALUES (?, ?)').run(CHUNK_INDEX, JSON.stringify(index));
+  }
+}

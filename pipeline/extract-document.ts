@@ -1,0 +1,62 @@
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { Sidecar } from '../src/contract/sidecar.js';
+import { compareModels } from './facts/models.js';
+import { extractErrorCodes } from './facts/error-codes.js';
+import { layoutDocument } from './layout/document.js';
+import { pageText } from './layout/types.js';
+import { buildChunks } from './structure/chunks.js';
+import { findHeadings } from './structure/headings.js';
+import type { ExtractedDocument } from './types.js';
+
+/** Bump when extraction changes what it produces: bundles built by an older version re-extract. */
+export const EXTRACTOR_VERSION = 1;
+
+export interface DocumentSource {
+  id: string;
+  fileName: string;
+  sha256: string;
+  sidecar: Sidecar;
+  sidecarSource: 'file' | 'detected';
+  extractorVersion: number;
+}
+
+/** Pages with less text than this are reported: drawings, blank pages, or scans without a text layer. */
+const MIN_PAGE_CHARS = 20;
+
+export async function extractDocument(doc: PDFDocumentProxy, source: DocumentSource): Promise<ExtractedDocument> {
+  const layout = await layoutDocument(doc);
+  const headings = findHeadings(layout.pages, layout.outline);
+  const chunks = buildChunks(source.id, layout.pages, headings);
+  const errorCodes = extractErrorCodes(layout.pages, chunks);
+  const pages = layout.pages.map((p) => ({ page: p.page, width: p.width, height: p.height, text: pageText(p) }));
+  const warnings: string[] = [];
+  for (const e of layout.pageErrors) warnings.push(`page ${e.page}: text could not be read (${e.reason})`);
+  const empty = pages.filter((p) => p.text.replace(/\s/g, '').length < MIN_PAGE_CHARS).map((p) => p.page);
+  if (empty.length > 0) warnings.push(`pages without text: ${compactRanges(empty)}`);
+  warnings.push(...compareModels(pages.map((p) => p.text).join('\n'), source.sidecar));
+  return {
+    ...source,
+    pageCount: doc.numPages,
+    pages,
+    chunks,
+    errorCodes,
+    warnings,
+  };
+}
+
+/** [1,2,3,7,9,10] -> "1-3, 7, 9-10". */
+export function compactRanges(pages: number[]): string {
+  const out: string[] = [];
+  let start = pages[0];
+  let prev = pages[0];
+  for (const p of [...pages.slice(1), undefined]) {
+    if (p !== undefined && prev !== undefined && p === prev + 1) {
+      prev = p;
+      continue;
+    }
+    if (start !== undefined) out.push(start === prev ? `${start}` : `${start}-${prev}`);
+    start = p;
+    prev = p;
+  }
+  return out.join(', ');
+}

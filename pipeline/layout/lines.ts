@@ -1,0 +1,103 @@
+import type { Line, Segment, TextRun } from './types.js';
+
+/** A gap wider than this many font sizes separates cells or columns rather than words. */
+const SEGMENT_GAP = 0.6;
+/** A gap wider than this many font sizes is a word space even when the PDF drew no space glyph. */
+const WORD_GAP = 0.15;
+
+/**
+ * Rebuilds lines from text runs: runs whose baselines agree (within a fraction of the font size) form a
+ * line; within a line, runs are ordered by x and joined, with a space where the gap says so, and split
+ * into segments where the gap is wide enough to be a cell boundary or a column gutter.
+ */
+export function buildLines(runs: TextRun[]): Line[] {
+  const visible = runs.filter((r) => r.str.length > 0 && r.size > 0);
+  visible.sort((a, b) => a.y - b.y || a.x - b.x);
+  const rows: TextRun[][] = [];
+  for (const run of visible) {
+    const row = findRow(rows, run);
+    if (row) row.push(run);
+    else rows.push([run]);
+  }
+  const lines: Line[] = [];
+  for (const row of rows) {
+    const line = joinRow(row);
+    if (line) lines.push(line);
+  }
+  lines.sort((a, b) => a.y - b.y || a.x0 - b.x0);
+  return lines;
+}
+
+function findRow(rows: TextRun[][], run: TextRun): TextRun[] | undefined {
+  // Rows are created in y order: only the most recent ones can still share this run's baseline.
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i]!;
+    const last = row[row.length - 1]!;
+    if (run.y - last.y > Math.max(last.size, run.size) * 2) return undefined;
+    if (sameBaseline(row, run)) return row;
+  }
+  return undefined;
+}
+
+function sameBaseline(row: TextRun[], run: TextRun): boolean {
+  // Rows are built in y order, so only the most recent rows can match; checking the last run of a row
+  // is enough because runs of one row are within the tolerance of each other.
+  const last = row[row.length - 1]!;
+  const tolerance = Math.max(1, Math.min(last.size, run.size) * 0.35);
+  return Math.abs(last.y - run.y) <= tolerance;
+}
+
+function joinRow(row: TextRun[]): Line | undefined {
+  row.sort((a, b) => a.x - b.x);
+  const segments: Segment[] = [];
+  let current: { parts: string[]; x0: number; x1: number } | undefined;
+  let size = 0;
+  for (const run of row) {
+    size = Math.max(size, run.size);
+    const isBlank = run.str.trim() === '';
+    if (!current) {
+      if (isBlank) continue;
+      current = { parts: [run.str], x0: run.x, x1: run.x + run.width };
+      continue;
+    }
+    const gap = run.x - current.x1;
+    if (gap > SEGMENT_GAP * Math.max(run.size, 4) && !isBlank) {
+      segments.push(closeSegment(current));
+      current = { parts: [run.str], x0: run.x, x1: run.x + run.width };
+      continue;
+    }
+    const prev = current.parts[current.parts.length - 1] ?? '';
+    const needsSpace = gap > WORD_GAP * run.size && !/\s$/.test(prev) && !/^\s/.test(run.str);
+    if (needsSpace) current.parts.push(' ');
+    current.parts.push(run.str);
+    if (!isBlank) current.x1 = Math.max(current.x1, run.x + run.width);
+  }
+  if (current) segments.push(closeSegment(current));
+  const nonEmpty = segments.filter((s) => s.text.length > 0);
+  if (nonEmpty.length === 0) return undefined;
+  const first = nonEmpty[0]!;
+  const last = nonEmpty[nonEmpty.length - 1]!;
+  const y = median(row.filter((r) => r.str.trim() !== '').map((r) => r.y));
+  return {
+    text: nonEmpty.map((s) => s.text).join(' '),
+    x0: first.x0,
+    x1: last.x1,
+    y,
+    size: round(size),
+    segments: nonEmpty,
+  };
+}
+
+function closeSegment(s: { parts: string[]; x0: number; x1: number }): Segment {
+  return { text: s.parts.join('').replace(/\s+/g, ' ').trim(), x0: round(s.x0), x1: round(s.x1) };
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return round(sorted[Math.floor(sorted.length / 2)]!);
+}
+
+function round(v: number): number {
+  return Math.round(v * 10) / 10;
+}

@@ -1,0 +1,56 @@
+import type { Sidecar } from '../src/contract/sidecar.js';
+import type { Box } from './layout/types.js';
+
+export interface ChunkRecord {
+  id: string;
+  pageStart: number;
+  pageEnd: number;
+  sectionPath: string[];
+  kind: 'text' | 'table' | 'procedure';
+  text: string;
+  boxes: Box[];
+}
+
+export interface StepRecord {
+  order: number;
+  text: string;
+  /** The manual's warning for this step (isolate power, ...), or null. */
+  safety: string | null;
+}
+
+export interface ErrorCodeRecord {
+  /** The code as printed ("P 12", "A5-00"). */
+  code: string;
+  title: string;
+  causes: string[];
+  steps: StepRecord[];
+  part: { name: string; reference: string | null } | null;
+  /** Verbatim text of the code's definition, as it stands on `page`. */
+  excerpt: string;
+  page: number;
+  pages: number[];
+  chunkId: string | null;
+  procedure: { chunkId: string; pageStart: number; pageEnd: number } | null;
+}
+
+export interface PageRecord {
+  page: number;
+  width: number;
+  height: number;
+  text: string;
+}
+
+/** Everything the pipeline extracts from one manual, ready for the bundle writer. */
+export interface ExtractedDocument {
+  id: string;
+  fileName: string;
+  sha256: string;
+  sidecar: Sidecar;
+  sidecarSource: 'file' | 'detected';
+  extractorVersion: number;
+  pageCount: number;
+  pages: PageRecord[];
+  chunks: ChunkRecord[];
+  errorCodes: ErrorCodeRecord[];
+  warnings: string[];
+}

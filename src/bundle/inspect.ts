@@ -1,0 +1,180 @@
+import { containsVerbatim } from '../text/normalise.js';
+import type { BundleReader } from './reader.js';
+import type { ChunkRow, ErrorCodeRow } from './schema.js';
+
+export interface BundleInfo {
+  file: string;
+  format_version: number;
+  built_at: string;
+  corpus_hash: string;
+  totals: { documents: number; pages: number; chunks: number; error_codes: number; models: number; snapshots: number };
+  brands: { brand: string; documents: number; models: number; error_codes: number }[];
+  documents: {
+    id: string;
+    title: string;
+    brand: string;
+    language: string;
+    approved: boolean;
+    pages: number;
+    chunks: number;
+    error_codes: number;
+    snapshots: number;
+    warnings: string[];
+  }[];
+}
+
+export function bundleInfo(reader: BundleReader): BundleInfo {
+  const db = reader.db;
+  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  const perDoc = (table: string) =>
+    new Map(
+      (db.prepare(`SELECT document_id AS id, count(*) AS n FROM ${table} GROUP BY document_id`).all() as {
+        id: string;
+        n: number;
+      }[]).map((r) => [r.id, r.n]),
+    );
+  const chunks = perDoc('chunks');
+  const codes = perDoc('error_codes');
+  const snaps = perDoc('snapshots');
+  const brands = db
+    .prepare(
+      `SELECT b.name AS brand,
+         (SELECT count(*) FROM documents d WHERE d.brand = b.name) AS documents,
+         (SELECT count(*) FROM models m WHERE m.brand = b.name) AS models,
+         (SELECT count(*) FROM error_codes e WHERE e.brand = b.name) AS error_codes
+       FROM brands b ORDER BY b.name`,
+    )
+    .all() as BundleInfo['brands'];
+  return {
+    file: reader.file,
+    format_version: reader.formatVersion,
+    built_at: reader.builtAt,
+    corpus_hash: reader.corpusHash,
+    totals: {
+      documents: count('SELECT count(*) AS n FROM documents'),
+      pages: count('SELECT count(*) AS n FROM pages'),
+      chunks: count('SELECT count(*) AS n FROM chunks'),
+      error_codes: count('SELECT count(*) AS n FROM error_codes'),
+      models: count('SELECT count(*) AS n FROM models'),
+      snapshots: count('SELECT count(*) AS n FROM snapshots'),
+    },
+    brands,
+    documents: reader.documents().map((d) => ({
+      id: d.id,
+      title: d.title,
+      brand: d.brand,
+      language: d.language,
+      approved: d.approved === 1,
+      pages: d.page_count,
+      chunks: chunks.get(d.id) ?? 0,
+      error_codes: codes.get(d.id) ?? 0,
+      snapshots: snaps.get(d.id) ?? 0,
+      warnings: JSON.parse(d.warnings_json) as string[],
+    })),
+  };
+}
+
+export interface VerifyCheck {
+  name: string;
+  ok: boolean;
+  failures: string[];
+}
+
+export interface VerifyReport {
+  file: string;
+  ok: boolean;
+  checks: VerifyCheck[];
+}
+
+/** At most this many failures are listed per check; the count says how many there were. */
+const MAX_LISTED = 20;
+
+/**
+ * Checks what every consumer of a bundle relies on: citations point at pages that exist and hold what
+ * they cite, every page has its snapshot (unless the document was built without), the index loads.
+ */
+export function verifyBundle(reader: BundleReader): VerifyReport {
+  const db = reader.db;
+  const checks: VerifyCheck[] = [];
+  const check = (name: string, run: (fail: (msg: string) => void) => void) => {
+    const failures: string[] = [];
+    let total = 0;
+    try {
+      run((msg) => {
+        total++;
+        if (failures.length < MAX_LISTED) failures.push(msg);
+      });
+    } catch (err) {
+      total++;
+      failures.push(`check crashed: ${(err as Error).message}`);
+    }
+    if (total > failures.length) failures.push(`... and ${total - failures.length} more`);
+    checks.push({ name, ok: total === 0, failures });
+  };
+  const pageCounts = new Map(reader.documents().map((d) => [d.id, d.page_count]));
+  const pageExists = (doc: string, page: number) => page >= 1 && page <= (pageCounts.get(doc) ?? 0);
+
+  check('documents have every page', (fail) => {
+    for (const d of reader.documents()) {
+      const n = (db.prepare('SELECT count(*) AS n FROM pages WHERE document_id = ?').get(d.id) as { n: number }).n;
+      if (n !== d.page_count) fail(`${d.id}: ${n} page rows for ${d.page_count} pages`);
+    }
+  });
+  check("chunks' pages exist", (fail) => {
+    for (const c of db.prepare('SELECT * FROM chunks').iterate() as IterableIterator<ChunkRow>) {
+      if (!pageExists(c.document_id, c.page_start) || !pageExists(c.document_id, c.page_end) || c.page_end < c.page_start) {
+        fail(`${c.id}: pages ${c.page_start}-${c.page_end} outside ${c.document_id}`);
+      }
+    }
+  });
+  check("error codes' cited pages contain the code and the excerpt", (fail) => {
+    for (const e of db.prepare('SELECT * FROM error_codes').iterate() as IterableIterator<ErrorCodeRow>) {
+      const page = reader.page(e.document_id, e.page);
+      if (!page) {
+        fail(`${e.document_id} ${e.code}: cited page ${e.page} does not exist`);
+        continue;
+      }
+      if (!containsVerbatim(page.text, e.code)) fail(`${e.document_id} ${e.code}: code not found on page ${e.page}`);
+      if (!containsVerbatim(page.text, e.excerpt)) fail(`${e.document_id} ${e.code}: excerpt not verbatim on page ${e.page}`);
+      for (const p of JSON.parse(e.pages_json) as number[]) {
+        if (!pageExists(e.document_id, p)) fail(`${e.document_id} ${e.code}: page ${p} does not exist`);
+      }
+      for (const id of [e.chunk_id, e.procedure_chunk_id]) {
+        if (id && !reader.chunk(id)) fail(`${e.document_id} ${e.code}: chunk ${id} does not exist`);
+      }
+    }
+  });
+  check('every page has a snapshot', (fail) => {
+    for (const d of reader.documents()) {
+      if (!d.has_snapshots) continue;
+      const rows = db.prepare('SELECT page FROM snapshots WHERE document_id = ?').all(d.id) as { page: number }[];
+      const have = new Set(rows.map((r) => r.page));
+      for (let p = 1; p <= d.page_count; p++) if (!have.has(p)) fail(`${d.id}: page ${p} has no snapshot`);
+    }
+  });
+  check('snapshots are WebP images', (fail) => {
+    const rows = db.prepare('SELECT document_id, page, substr(webp, 1, 12) AS head FROM snapshots').iterate() as IterableIterator<{
+      document_id: string;
+      page: number;
+      head: Buffer;
+    }>;
+    for (const r of rows) {
+      const head = Buffer.from(r.head);
+      if (head.subarray(0, 4).toString('latin1') !== 'RIFF' || head.subarray(8, 12).toString('latin1') !== 'WEBP') {
+        fail(`${r.document_id} page ${r.page}: snapshot is not WebP`);
+      }
+    }
+  });
+  check('search index loads and covers every chunk', (fail) => {
+    const index = reader.searchIndex();
+    const chunks = (db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+    if (index.documentCount !== chunks) fail(`index holds ${index.documentCount} chunks, bundle ${chunks}`);
+  });
+  check('models link to existing documents', (fail) => {
+    const rows = db
+      .prepare('SELECT dm.document_id FROM document_models dm LEFT JOIN documents d ON d.id = dm.document_id WHERE d.id IS NULL')
+      .all() as { document_id: string }[];
+    for (const r of rows) fail(`model link to missing document ${r.document_id}`);
+  });
+  return { file: reader.file, ok: checks.every((c) => c.ok), checks };
+}

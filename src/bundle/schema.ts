@@ -1,0 +1,198 @@
+/**
+ * The bundle's SQLite schema: one module shared by the writer (pipeline) and the reader (runtime), so the
+ * two cannot drift. Bump FORMAT_VERSION on any change a reader of the previous version would misread.
+ */
+export const FORMAT_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE documents (
+  id TEXT PRIMARY KEY,
+  file_name TEXT NOT NULL,
+  sha256 TEXT NOT NULL UNIQUE,
+  title TEXT NOT NULL,
+  brand TEXT NOT NULL,
+  doc_type TEXT NOT NULL,
+  language TEXT NOT NULL,
+  equipment TEXT NOT NULL,
+  approved INTEGER NOT NULL,
+  edition TEXT,
+  page_count INTEGER NOT NULL,
+  has_snapshots INTEGER NOT NULL,
+  sidecar_source TEXT NOT NULL,           -- 'file' | 'detected'
+  sidecar_json TEXT NOT NULL,
+  warnings_json TEXT NOT NULL,
+  extractor_version INTEGER NOT NULL
+);
+
+CREATE TABLE brands (
+  name TEXT PRIMARY KEY,
+  norm TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE brand_aliases (
+  norm TEXT PRIMARY KEY,
+  brand TEXT NOT NULL
+);
+
+CREATE TABLE ranges (
+  id INTEGER PRIMARY KEY,
+  brand TEXT NOT NULL,
+  name TEXT NOT NULL,
+  norm TEXT NOT NULL,
+  UNIQUE (brand, norm)
+);
+
+CREATE TABLE models (
+  id INTEGER PRIMARY KEY,
+  brand TEXT NOT NULL,
+  name TEXT NOT NULL,
+  norm TEXT NOT NULL,
+  range_id INTEGER REFERENCES ranges(id),
+  equipment TEXT NOT NULL,
+  UNIQUE (brand, norm)
+);
+
+CREATE TABLE aliases (
+  model_id INTEGER NOT NULL REFERENCES models(id),
+  alias TEXT NOT NULL,
+  norm TEXT NOT NULL,
+  PRIMARY KEY (model_id, norm)
+);
+CREATE INDEX aliases_norm ON aliases(norm);
+
+CREATE TABLE document_models (
+  document_id TEXT NOT NULL REFERENCES documents(id),
+  model_id INTEGER NOT NULL REFERENCES models(id),
+  PRIMARY KEY (document_id, model_id)
+);
+
+CREATE TABLE pages (
+  document_id TEXT NOT NULL REFERENCES documents(id),
+  page INTEGER NOT NULL,
+  width REAL NOT NULL,
+  height REAL NOT NULL,
+  text TEXT NOT NULL,
+  PRIMARY KEY (document_id, page)
+);
+
+CREATE TABLE chunks (
+  id TEXT PRIMARY KEY,
+  document_id TEXT NOT NULL REFERENCES documents(id),
+  page_start INTEGER NOT NULL,
+  page_end INTEGER NOT NULL,
+  section_path TEXT NOT NULL,             -- JSON array of heading titles, outermost first
+  kind TEXT NOT NULL,                     -- 'text' | 'table' | 'procedure'
+  text TEXT NOT NULL,
+  boxes_json TEXT NOT NULL                -- [{page, x0, y0, x1, y1}] in PDF points, origin top-left
+);
+CREATE INDEX chunks_document ON chunks(document_id, page_start);
+
+CREATE TABLE error_codes (
+  id INTEGER PRIMARY KEY,
+  document_id TEXT NOT NULL REFERENCES documents(id),
+  brand TEXT NOT NULL,
+  code TEXT NOT NULL,                     -- as printed
+  code_norm TEXT NOT NULL,
+  title TEXT NOT NULL,                    -- the meaning as printed
+  causes_json TEXT NOT NULL,              -- [string]
+  steps_json TEXT NOT NULL,               -- [{order, text, safety}]
+  part_json TEXT,                         -- {name, reference} | null
+  excerpt TEXT NOT NULL,                  -- verbatim text of the definition, as on page
+  page INTEGER NOT NULL,                  -- where the definition stands
+  pages_json TEXT NOT NULL,               -- every page the definition covers
+  chunk_id TEXT REFERENCES chunks(id),
+  procedure_chunk_id TEXT REFERENCES chunks(id),
+  procedure_page_start INTEGER,
+  procedure_page_end INTEGER
+);
+CREATE INDEX error_codes_lookup ON error_codes(brand, code_norm);
+
+CREATE TABLE snapshots (
+  document_id TEXT NOT NULL REFERENCES documents(id),
+  page INTEGER NOT NULL,
+  width INTEGER NOT NULL,
+  height INTEGER NOT NULL,
+  webp BLOB NOT NULL,
+  PRIMARY KEY (document_id, page)
+);
+
+CREATE TABLE search_indexes (
+  name TEXT PRIMARY KEY,
+  json TEXT NOT NULL
+);
+`;
+
+export interface DocumentRow {
+  id: string;
+  file_name: string;
+  sha256: string;
+  title: string;
+  brand: string;
+  doc_type: string;
+  language: string;
+  equipment: string;
+  approved: number;
+  edition: string | null;
+  page_count: number;
+  has_snapshots: number;
+  sidecar_source: 'file' | 'detected';
+  sidecar_json: string;
+  warnings_json: string;
+  extractor_version: number;
+}
+
+export interface ChunkRow {
+  id: string;
+  document_id: string;
+  page_start: number;
+  page_end: number;
+  section_path: string;
+  kind: 'text' | 'table' | 'procedure';
+  text: string;
+  boxes_json: string;
+}
+
+export interface ErrorCodeRow {
+  id: number;
+  document_id: string;
+  brand: string;
+  code: string;
+  code_norm: string;
+  title: string;
+  causes_json: string;
+  steps_json: string;
+  part_json: string | null;
+  excerpt: string;
+  page: number;
+  pages_json: string;
+  chunk_id: string | null;
+  procedure_chunk_id: string | null;
+  procedure_page_start: number | null;
+  procedure_page_end: number | null;
+}
+
+export interface PageRow {
+  document_id: string;
+  page: number;
+  width: number;
+  height: number;
+  text: string;
+}
+
+export interface SnapshotRow {
+  document_id: string;
+  page: number;
+  width: number;
+  height: number;
+  webp: Buffer;
+}
+
+/** Meta keys every bundle carries. */
+export const META = {
+  formatVersion: 'format_version',
+  builtAt: 'built_at',
+  corpusHash: 'corpus_hash',
+  extractorVersion: 'extractor_version',
+} as const;

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** Where an answer comes from: a page of a document that exists in the bundle, with its snapshot. */
+export const Citation = z
+  .object({
+    document_id: z.string(),
+    title: z.string(),
+    page: z.number().int().min(1),
+    page_end: z.number().int().min(1),
+    section: z.string().nullable(),
+    snapshot_url: z.string(),
+    resource_uri: z.string().describe('MCP resource URI of the cited page'),
+  })
+  .meta({ id: 'Citation' });
+export type Citation = z.infer<typeof Citation>;
+
+/** RFC 9457 problem document, with a stable machine code and per-field errors. */
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string(),
+    code: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem' });
+export type Problem = z.infer<typeof Problem>;
+
+export function snapshotUrl(documentId: string, page: number): string {
+  return `/v1/pdf-snapshot/${encodeURIComponent(documentId)}/${page}`;
+}
+
+export function pageResourceUri(documentId: string, page: number): string {
+  return `heatsource://documents/${encodeURIComponent(documentId)}/pages/${page}`;
+}
