@@ -8,7 +8,7 @@ import type { Sidecar } from '../../src/contract/sidecar.js';
 import { FORMAT_VERSION, META, SCHEMA_SQL } from '../../src/bundle/schema.js';
 import { CHUNK_INDEX, chunkIndexOptions, type IndexedChunk, toIndexedChunk } from '../../src/search/index-options.js';
 import { normBrand, normModel } from '../../src/text/normalise.js';
-import type { DocumentSource } from '../extract-document.js';
+import { type DocumentSource, EXTRACTOR_VERSION } from '../extract-document.js';
 import type { ExtractedDocument } from '../types.js';
 
 export interface SnapshotImage {
@@ -153,13 +153,15 @@ export class BundleBuilder {
   }
 
   /** Writes the catalogue and the search index, then moves the finished file into place. */
-  finish(corpusHash: string): void {
+  finish(corpusHash: string, extraMeta: Record<string, string> = {}): void {
     this.writeCatalogue();
     this.writeSearchIndex();
     const meta = this.db.prepare('INSERT INTO meta VALUES (?, ?)');
     meta.run(META.formatVersion, String(FORMAT_VERSION));
     meta.run(META.builtAt, new Date().toISOString());
     meta.run(META.corpusHash, corpusHash);
+    meta.run(META.extractorVersion, String(EXTRACTOR_VERSION));
+    for (const [key, value] of Object.entries(extraMeta)) meta.run(key, value);
     if (this.previousAttached) this.db.exec('DETACH DATABASE previous');
     this.db.pragma('journal_mode = DELETE');
     this.db.exec('VACUUM');

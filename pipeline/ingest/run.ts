@@ -20,6 +20,8 @@ export interface IngestOptions {
   snapshots: boolean;
   strict: boolean;
   brands?: BrandAliases;
+  /** Extra meta entries written into the bundle (e.g. what a generated corpus was built from). */
+  meta?: Record<string, string>;
 }
 
 export type FileStatus = 'ingested' | 'reused' | 'failed';
@@ -113,7 +115,7 @@ export async function ingest(options: IngestOptions, onEvent: (e: IngestEvent) =
       builder.abort();
     } else {
       onEvent({ type: 'writing' });
-      builder.finish(corpusHash(hashParts, options.snapshots));
+      builder.finish(corpusHash(hashParts, options.snapshots), options.meta);
     }
     return report(options.bundle, reason === null, reason, results, started);
   } catch (err) {
