@@ -47,7 +47,10 @@ async function rawPdfjs(): Promise<{ ms: number; pages: number }> {
   return { ms: performance.now() - t0, pages };
 }
 
-async function pipeline(snapshots: boolean, jobs: number): Promise<{ ms: number; pages: number; bytes: number }> {
+async function pipeline(
+  snapshots: boolean,
+  jobs: number,
+): Promise<{ ms: number; pages: number; bytes: number }> {
   const bundle = path.join(tmp, `b-${snapshots}-${jobs}-${Date.now()}.bundle`);
   const t0 = performance.now();
   const report = await ingest({ paths: files, bundle, jobs, snapshots, strict: false });

@@ -12,13 +12,18 @@ export default class Demo extends Command {
     'when the sources, the extractor or the bundle format changed, and prints the bundle summary.';
   static override examples = ['<%= config.bin %> demo', '<%= config.bin %> demo --rebuild'];
   static override flags = {
-    rebuild: Flags.boolean({ description: 'rebuild the demo bundle even when it is current', default: false }),
+    rebuild: Flags.boolean({
+      description: 'rebuild the demo bundle even when it is current',
+      default: false,
+    }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Demo);
     const demo = await ensureDemoBundle({ onEvent: ingestProgress(process.stderr), force: flags.rebuild });
-    this.logToStderr(demo.rebuilt ? `demo bundle built: ${demo.bundle}` : `demo bundle is current: ${demo.bundle}`);
+    this.logToStderr(
+      demo.rebuilt ? `demo bundle built: ${demo.bundle}` : `demo bundle is current: ${demo.bundle}`,
+    );
     const reader = new BundleReader(demo.bundle);
     try {
       this.log(formatBundleInfo(bundleInfo(reader)));

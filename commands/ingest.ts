@@ -15,12 +15,22 @@ export default class Ingest extends Command {
     '<%= config.bin %> ingest ./manuals --bundle corpus.bundle --strict --jobs 4',
   ];
   static override strict = false;
-  static override args = { paths: Args.string({ description: 'PDF files or folders to ingest', required: true }) };
+  static override args = {
+    paths: Args.string({ description: 'PDF files or folders to ingest', required: true }),
+  };
   static override flags = {
     bundle: Flags.string({ char: 'b', description: 'bundle file to write', required: true }),
-    jobs: Flags.integer({ char: 'j', description: 'snapshot worker threads', min: 1, default: os.availableParallelism() }),
+    jobs: Flags.integer({
+      char: 'j',
+      description: 'snapshot worker threads',
+      min: 1,
+      default: os.availableParallelism(),
+    }),
     snapshots: Flags.boolean({ description: 'render page snapshots', default: true, allowNo: true }),
-    strict: Flags.boolean({ description: 'fail (and keep the previous bundle) if any file has a problem', default: false }),
+    strict: Flags.boolean({
+      description: 'fail (and keep the previous bundle) if any file has a problem',
+      default: false,
+    }),
     json: Flags.boolean({ description: 'print a JSON summary', default: false }),
   };
 
@@ -28,7 +38,13 @@ export default class Ingest extends Command {
     const { argv, flags } = await this.parse(Ingest);
     const progress = flags.json ? undefined : ingestProgress(process.stderr);
     const report = await ingest(
-      { paths: argv as string[], bundle: flags.bundle, jobs: flags.jobs, snapshots: flags.snapshots, strict: flags.strict },
+      {
+        paths: argv as string[],
+        bundle: flags.bundle,
+        jobs: flags.jobs,
+        snapshots: flags.snapshots,
+        strict: flags.strict,
+      },
       progress,
     );
     if (flags.json) {
@@ -43,7 +59,8 @@ export default class Ingest extends Command {
           ? `bundle ${report.bundle}: ${t.ingested} ingested, ${t.reused} reused, ${t.failed} failed; ${t.pages} pages, ${t.error_codes} error codes (${report.ms} ms)`
           : `bundle not written: ${report.reason}`,
       );
-      if (!report.written) for (const f of report.files.filter((x) => x.status === 'failed')) this.logToStderr(describe(f));
+      if (!report.written)
+        for (const f of report.files.filter((x) => x.status === 'failed')) this.logToStderr(describe(f));
     }
     if (!report.written) this.exit(1);
   }

@@ -1,7 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Sidecar } from '../src/contract/sidecar.js';
-import { compareModels } from './facts/models.js';
 import { extractErrorCodes } from './facts/error-codes.js';
+import { compareModels } from './facts/models.js';
 import { layoutDocument } from './layout/document.js';
 import { pageText } from './layout/types.js';
 import { buildChunks } from './structure/chunks.js';
@@ -23,12 +23,20 @@ export interface DocumentSource {
 /** Pages with less text than this are reported: drawings, blank pages, or scans without a text layer. */
 const MIN_PAGE_CHARS = 20;
 
-export async function extractDocument(doc: PDFDocumentProxy, source: DocumentSource): Promise<ExtractedDocument> {
+export async function extractDocument(
+  doc: PDFDocumentProxy,
+  source: DocumentSource,
+): Promise<ExtractedDocument> {
   const layout = await layoutDocument(doc);
   const headings = findHeadings(layout.pages, layout.outline);
   const chunks = buildChunks(source.id, layout.pages, headings);
   const errorCodes = extractErrorCodes(layout.pages, chunks);
-  const pages = layout.pages.map((p) => ({ page: p.page, width: p.width, height: p.height, text: pageText(p) }));
+  const pages = layout.pages.map((p) => ({
+    page: p.page,
+    width: p.width,
+    height: p.height,
+    text: pageText(p),
+  }));
   const warnings: string[] = [];
   for (const e of layout.pageErrors) warnings.push(`page ${e.page}: text could not be read (${e.reason})`);
   const empty = pages.filter((p) => p.text.replace(/\s/g, '').length < MIN_PAGE_CHARS).map((p) => p.page);

@@ -15,7 +15,9 @@ for (const page of layout.pages) {
   console.log(`=== page ${page.page} ${page.width}x${page.height}${page.rotated ? ' rotated' : ''}`);
   for (const m of page.margins) console.log(`  [margin] ${m.text}`);
   for (const l of page.lines) {
-    console.log(`${String(Math.round(l.y)).padStart(4)} ${String(l.size).padStart(4)} ${l.segments.map((s) => `[${Math.round(s.x0)}]${s.text}`).join(' | ')}`);
+    console.log(
+      `${String(Math.round(l.y)).padStart(4)} ${String(l.size).padStart(4)} ${l.segments.map((s) => `[${Math.round(s.x0)}]${s.text}`).join(' | ')}`,
+    );
   }
   for (const s of page.sideText) console.log(`  [side] ${s.text}`);
 }

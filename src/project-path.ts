@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 function findRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'data', 'brands.yaml'))) {
+    if (
+      fs.existsSync(path.join(dir, 'package.json')) &&
+      fs.existsSync(path.join(dir, 'data', 'brands.yaml'))
+    ) {
       return dir;
     }
     const parent = path.dirname(dir);

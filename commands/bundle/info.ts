@@ -1,11 +1,15 @@
 import { Args, Command, Flags } from '@oclif/core';
 import { bundleInfo } from '../../src/bundle/inspect.js';
-import { openBundleOrExit } from '../../src/cli/open-bundle.js';
 import { formatBundleInfo } from '../../src/cli/bundle-format.js';
+import { openBundleOrExit } from '../../src/cli/open-bundle.js';
 
 export default class BundleInfo extends Command {
-  static override summary = 'Show what a bundle holds: documents, pages, chunks, error codes and models per brand.';
-  static override examples = ['<%= config.bin %> bundle info corpus.bundle', '<%= config.bin %> bundle info corpus.bundle --json'];
+  static override summary =
+    'Show what a bundle holds: documents, pages, chunks, error codes and models per brand.';
+  static override examples = [
+    '<%= config.bin %> bundle info corpus.bundle',
+    '<%= config.bin %> bundle info corpus.bundle --json',
+  ];
   static override args = { file: Args.string({ description: 'bundle file', required: true }) };
   static override flags = { json: Flags.boolean({ description: 'print JSON', default: false }) };
 

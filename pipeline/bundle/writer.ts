@@ -3,10 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import MiniSearch from 'minisearch';
+import { FORMAT_VERSION, META, SCHEMA_SQL } from '../../src/bundle/schema.js';
 import type { BrandAliases } from '../../src/catalog/brands.js';
 import type { Sidecar } from '../../src/contract/sidecar.js';
-import { FORMAT_VERSION, META, SCHEMA_SQL } from '../../src/bundle/schema.js';
-import { CHUNK_INDEX, chunkIndexOptions, type IndexedChunk, toIndexedChunk } from '../../src/search/index-options.js';
+import {
+  CHUNK_INDEX,
+  chunkIndexOptions,
+  type IndexedChunk,
+  toIndexedChunk,
+} from '../../src/search/index-options.js';
 import { normBrand, normModel } from '../../src/text/normalise.js';
 import { type DocumentSource, EXTRACTOR_VERSION } from '../extract-document.js';
 import type { ExtractedDocument } from '../types.js';
@@ -60,7 +65,16 @@ export class BundleBuilder {
       for (const p of doc.pages) page.run(doc.id, p.page, p.width, p.height, p.text);
       const chunk = this.db.prepare('INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       for (const c of doc.chunks) {
-        chunk.run(c.id, doc.id, c.pageStart, c.pageEnd, JSON.stringify(c.sectionPath), c.kind, c.text, JSON.stringify(c.boxes));
+        chunk.run(
+          c.id,
+          doc.id,
+          c.pageStart,
+          c.pageEnd,
+          JSON.stringify(c.sectionPath),
+          c.kind,
+          c.text,
+          JSON.stringify(c.boxes),
+        );
       }
       const code = this.db.prepare(
         `INSERT INTO error_codes (document_id, brand, code, code_norm, title, causes_json, steps_json, part_json,
@@ -113,7 +127,9 @@ export class BundleBuilder {
       this.insertDocumentRow(source, prev.page_count, hasSnapshots, warnings);
       const id = source.id;
       this.db
-        .prepare('INSERT INTO pages SELECT ?, page, width, height, text FROM previous.pages WHERE document_id = ?')
+        .prepare(
+          'INSERT INTO pages SELECT ?, page, width, height, text FROM previous.pages WHERE document_id = ?',
+        )
         .run(id, previousId);
       this.db
         .prepare(
@@ -129,10 +145,20 @@ export class BundleBuilder {
              replace(chunk_id, ?, ?), replace(procedure_chunk_id, ?, ?), procedure_page_start, procedure_page_end
            FROM previous.error_codes WHERE document_id = ? ORDER BY id`,
         )
-        .run(id, this.brands.canonical(source.sidecar.brand), `${previousId}.`, `${id}.`, `${previousId}.`, `${id}.`, previousId);
+        .run(
+          id,
+          this.brands.canonical(source.sidecar.brand),
+          `${previousId}.`,
+          `${id}.`,
+          `${previousId}.`,
+          `${id}.`,
+          previousId,
+        );
       if (snapshots === 'copy') {
         this.db
-          .prepare('INSERT INTO snapshots SELECT ?, page, width, height, webp FROM previous.snapshots WHERE document_id = ?')
+          .prepare(
+            'INSERT INTO snapshots SELECT ?, page, width, height, webp FROM previous.snapshots WHERE document_id = ?',
+          )
           .run(id, previousId);
       } else if (Array.isArray(snapshots)) {
         this.insertSnapshots(id, snapshots);

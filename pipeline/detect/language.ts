@@ -15,7 +15,8 @@ export function detectLanguage(text: string): string {
   const words = fold(text).match(/\p{L}+/gu) ?? [];
   const counts = new Map<string, number>();
   const sets = Object.entries(STOPWORDS).map(([lang, list]) => [lang, new Set(list)] as const);
-  for (const w of words) for (const [lang, set] of sets) if (set.has(w)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
+  for (const w of words)
+    for (const [lang, set] of sets) if (set.has(w)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   const [first, second] = ranked;
   if (!first || first[1] < 5) return 'mul';

@@ -25,7 +25,9 @@ export function detectSidecar(
     }
   }
   const text = fold(firstPagesText);
-  const airAir = /air[\s/-]*(to[\s-]*)?air|climatiseur|air conditioner|aire acondicionado|klimager/.test(text);
+  const airAir = /air[\s/-]*(to[\s-]*)?air|climatiseur|air conditioner|aire acondicionado|klimager/.test(
+    text,
+  );
   const service = /service manual|manuel de service|manual de servicio|servicehandbuch/.test(text);
   return {
     title: metadataTitle?.trim() || fileName.replace(/\.pdf$/i, ''),

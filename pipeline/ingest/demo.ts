@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import Database from 'better-sqlite3';
 import os from 'node:os';
+import Database from 'better-sqlite3';
 import { FORMAT_VERSION } from '../../src/bundle/schema.js';
 import { projectPath } from '../../src/project-path.js';
 import { demoSourcesHash, generateDemoCorpus } from '../demo/generate.js';
@@ -50,7 +50,9 @@ function readStamp(bundle: string): string | undefined {
   try {
     const db = new Database(bundle, { readonly: true, fileMustExist: true });
     try {
-      return (db.prepare('SELECT value FROM meta WHERE key = ?').get(STAMP_KEY) as { value: string } | undefined)?.value;
+      return (
+        db.prepare('SELECT value FROM meta WHERE key = ?').get(STAMP_KEY) as { value: string } | undefined
+      )?.value;
     } finally {
       db.close();
     }

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { BrandAliases } from '../../src/catalog/brands.js';
 import { FORMAT_VERSION, META } from '../../src/bundle/schema.js';
+import { BrandAliases } from '../../src/catalog/brands.js';
 import { slugify } from '../../src/text/normalise.js';
 import { BundleBuilder, type SnapshotImage } from '../bundle/writer.js';
 import { detectSidecar } from '../detect/sidecar.js';
@@ -46,7 +46,14 @@ export interface IngestReport {
   /** Why the bundle was not written, when it was not. */
   reason: string | null;
   files: FileResult[];
-  totals: { files: number; ingested: number; reused: number; failed: number; pages: number; error_codes: number };
+  totals: {
+    files: number;
+    ingested: number;
+    reused: number;
+    failed: number;
+    pages: number;
+    error_codes: number;
+  };
   ms: number;
 }
 
@@ -71,12 +78,17 @@ interface PreviousDocument {
  * Ingests manuals into a bundle. Each file succeeds or fails on its own; the bundle is replaced only
  * when at least one document went in (and, with `strict`, when none failed).
  */
-export async function ingest(options: IngestOptions, onEvent: (e: IngestEvent) => void = () => {}): Promise<IngestReport> {
+export async function ingest(
+  options: IngestOptions,
+  onEvent: (e: IngestEvent) => void = () => {},
+): Promise<IngestReport> {
   const started = performance.now();
   const brands = options.brands ?? BrandAliases.load();
   removeStaleTempFiles(options.bundle);
   const { manuals, missing } = discoverManuals(options.paths);
-  const results: FileResult[] = missing.map((file) => failure(file, null, [{ field: '(path)', reason: 'no such file or folder' }]));
+  const results: FileResult[] = missing.map((file) =>
+    failure(file, null, [{ field: '(path)', reason: 'no such file or folder' }]),
+  );
   onEvent({ type: 'start', files: manuals.length });
   const previous = readPrevious(options.bundle);
   const builder = new BundleBuilder(options.bundle, brands, previous ? options.bundle : undefined);
@@ -100,7 +112,8 @@ export async function ingest(options: IngestOptions, onEvent: (e: IngestEvent) =
         pool,
         seenHashes,
         seenIds,
-        onProgress: (stage, done, total) => onEvent({ type: 'file-progress', file: manual.pdf, stage, done, total }),
+        onProgress: (stage, done, total) =>
+          onEvent({ type: 'file-progress', file: manual.pdf, stage, done, total }),
       });
       if (file.status !== 'failed') hashParts.push(`${file.document_id}:${hash}`);
       results.push(file);
@@ -110,7 +123,8 @@ export async function ingest(options: IngestOptions, onEvent: (e: IngestEvent) =
     const failedCount = results.filter((r) => r.status === 'failed').length;
     let reason: string | null = null;
     if (ingestedCount === 0) reason = 'no valid manual was ingested; the previous bundle is unchanged';
-    else if (options.strict && failedCount > 0) reason = `--strict: ${failedCount} file(s) failed; the previous bundle is unchanged`;
+    else if (options.strict && failedCount > 0)
+      reason = `--strict: ${failedCount} file(s) failed; the previous bundle is unchanged`;
     if (reason) {
       builder.abort();
     } else {
@@ -143,7 +157,10 @@ async function ingestOne(
   ctx: IngestContext,
 ): Promise<{ file: FileResult; hash: string }> {
   const t0 = performance.now();
-  const fail = (problems: FieldProblem[]) => ({ file: { ...failure(manual.pdf, manual.sidecar, problems), ms: elapsed(t0) }, hash: '' });
+  const fail = (problems: FieldProblem[]) => ({
+    file: { ...failure(manual.pdf, manual.sidecar, problems), ms: elapsed(t0) },
+    hash: '',
+  });
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(fs.readFileSync(manual.pdf));
@@ -152,10 +169,12 @@ async function ingestOne(
   }
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
   const duplicateOf = ctx.seenHashes.get(sha256);
-  if (duplicateOf) return fail([{ field: '(file)', reason: `duplicate document: same content as ${duplicateOf}` }]);
+  if (duplicateOf)
+    return fail([{ field: '(file)', reason: `duplicate document: same content as ${duplicateOf}` }]);
   const id = slugify(path.basename(manual.pdf));
   const sameId = ctx.seenIds.get(id);
-  if (sameId) return fail([{ field: '(file)', reason: `duplicate document id "${id}": same file name as ${sameId}` }]);
+  if (sameId)
+    return fail([{ field: '(file)', reason: `duplicate document id "${id}": same file name as ${sameId}` }]);
 
   const warnings: string[] = [];
   let sidecarResult = manual.sidecar ? readSidecar(manual.sidecar) : undefined;
@@ -174,12 +193,25 @@ async function ingestOne(
       const meta = await doc.getMetadata().catch(() => undefined);
       const title = (meta?.info as { Title?: string } | undefined)?.Title;
       const firstText = await firstPagesText(doc, 3);
-      sidecarResult = { ok: true, sidecar: detectSidecar(path.basename(manual.pdf), title, firstText, ctx.brands), raw: '' };
+      sidecarResult = {
+        ok: true,
+        sidecar: detectSidecar(path.basename(manual.pdf), title, firstText, ctx.brands),
+        raw: '',
+      };
       sidecarSource = 'detected';
-      warnings.push('no sidecar: brand, language and equipment were detected; not approved as an exact-model source');
+      warnings.push(
+        'no sidecar: brand, language and equipment were detected; not approved as an exact-model source',
+      );
     }
     const sidecar = sidecarResult.sidecar;
-    const source: DocumentSource = { id, fileName: path.basename(manual.pdf), sha256, sidecar, sidecarSource, extractorVersion: EXTRACTOR_VERSION };
+    const source: DocumentSource = {
+      id,
+      fileName: path.basename(manual.pdf),
+      sha256,
+      sidecar,
+      sidecarSource,
+      extractorVersion: EXTRACTOR_VERSION,
+    };
     const hash = sha(`${sha256}:${JSON.stringify(sidecar)}`);
     const prev = ctx.previous?.get(sha256);
     const reusable = prev && prev.extractor_version === EXTRACTOR_VERSION;
@@ -198,7 +230,16 @@ async function ingestOne(
       ctx.seenIds.set(id, manual.pdf);
       const counts = ctx.builder.counts(id);
       return {
-        file: { file: manual.pdf, sidecar: manual.sidecar ?? null, status: 'reused', document_id: id, ...counts, problems: [], warnings, ms: elapsed(t0) },
+        file: {
+          file: manual.pdf,
+          sidecar: manual.sidecar ?? null,
+          status: 'reused',
+          document_id: id,
+          ...counts,
+          problems: [],
+          warnings,
+          ms: elapsed(t0),
+        },
         hash,
       };
     }
@@ -207,10 +248,16 @@ async function ingestOne(
     const extracted = await extractDocument(doc, source);
     const outcome = await rendering;
     extracted.warnings.unshift(...warnings);
-    if (outcome) extracted.warnings.push(...outcome.failures.map((f) => `page ${f.page}: no snapshot (${f.reason})`));
+    if (outcome)
+      extracted.warnings.push(...outcome.failures.map((f) => `page ${f.page}: no snapshot (${f.reason})`));
     const textChars = extracted.pages.reduce((n, p) => n + p.text.replace(/\s/g, '').length, 0);
     if (textChars < 20 * Math.max(1, extracted.pageCount) * 0.1 && textChars < 200) {
-      return fail([{ field: '(pdf)', reason: 'no text layer: the PDF holds only images (a scan?); OCR it before ingesting' }]);
+      return fail([
+        {
+          field: '(pdf)',
+          reason: 'no text layer: the PDF holds only images (a scan?); OCR it before ingesting',
+        },
+      ]);
     }
     ctx.builder.addDocument(extracted, outcome ? outcome.snapshots : null);
     ctx.seenHashes.set(sha256, manual.pdf);
@@ -261,9 +308,13 @@ function readPrevious(bundle: string): Map<string, PreviousDocument> | undefined
   try {
     const db = new Database(bundle, { readonly: true, fileMustExist: true });
     try {
-      const version = db.prepare('SELECT value FROM meta WHERE key = ?').get(META.formatVersion) as { value: string } | undefined;
+      const version = db.prepare('SELECT value FROM meta WHERE key = ?').get(META.formatVersion) as
+        | { value: string }
+        | undefined;
       if (Number(version?.value) !== FORMAT_VERSION) return undefined;
-      const rows = db.prepare('SELECT id, sha256, has_snapshots, extractor_version FROM documents').all() as PreviousDocument[];
+      const rows = db
+        .prepare('SELECT id, sha256, has_snapshots, extractor_version FROM documents')
+        .all() as PreviousDocument[];
       return new Map(rows.map((r) => [r.sha256, r]));
     } finally {
       db.close();
@@ -301,7 +352,10 @@ function escapeRegExp(s: string): string {
 
 /** Identifies a corpus build: what went in, with which extractor, bundle format and snapshot choice. */
 export function corpusHash(parts: string[], snapshots: boolean): string {
-  return sha([...parts].sort().join('\n') + `\nextractor:${EXTRACTOR_VERSION}\nformat:${FORMAT_VERSION}\nsnapshots:${snapshots}`);
+  return sha(
+    [...parts].sort().join('\n') +
+      `\nextractor:${EXTRACTOR_VERSION}\nformat:${FORMAT_VERSION}\nsnapshots:${snapshots}`,
+  );
 }
 
 function sha(text: string): string {
@@ -309,14 +363,31 @@ function sha(text: string): string {
 }
 
 function failure(file: string, sidecar: string | null | undefined, problems: FieldProblem[]): FileResult {
-  return { file, sidecar: sidecar ?? null, status: 'failed', document_id: null, pages: 0, chunks: 0, error_codes: 0, problems, warnings: [], ms: 0 };
+  return {
+    file,
+    sidecar: sidecar ?? null,
+    status: 'failed',
+    document_id: null,
+    pages: 0,
+    chunks: 0,
+    error_codes: 0,
+    problems,
+    warnings: [],
+    ms: 0,
+  };
 }
 
 function elapsed(t0: number): number {
   return Math.round(performance.now() - t0);
 }
 
-function report(bundle: string, written: boolean, reason: string | null, files: FileResult[], started: number): IngestReport {
+function report(
+  bundle: string,
+  written: boolean,
+  reason: string | null,
+  files: FileResult[],
+  started: number,
+): IngestReport {
   const ok = files.filter((f) => f.status !== 'failed');
   return {
     bundle,

@@ -7,7 +7,9 @@ export interface FieldProblem {
   reason: string;
 }
 
-export type SidecarResult = { ok: true; sidecar: Sidecar; raw: string } | { ok: false; problems: FieldProblem[] };
+export type SidecarResult =
+  | { ok: true; sidecar: Sidecar; raw: string }
+  | { ok: false; problems: FieldProblem[] };
 
 /** Reads and validates a sidecar; every problem names the field it is about. */
 export function readSidecar(file: string): SidecarResult {

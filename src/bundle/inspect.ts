@@ -7,7 +7,14 @@ export interface BundleInfo {
   format_version: number;
   built_at: string;
   corpus_hash: string;
-  totals: { documents: number; pages: number; chunks: number; error_codes: number; models: number; snapshots: number };
+  totals: {
+    documents: number;
+    pages: number;
+    chunks: number;
+    error_codes: number;
+    models: number;
+    snapshots: number;
+  };
   brands: { brand: string; documents: number; models: number; error_codes: number }[];
   documents: {
     id: string;
@@ -28,10 +35,12 @@ export function bundleInfo(reader: BundleReader): BundleInfo {
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
   const perDoc = (table: string) =>
     new Map(
-      (db.prepare(`SELECT document_id AS id, count(*) AS n FROM ${table} GROUP BY document_id`).all() as {
-        id: string;
-        n: number;
-      }[]).map((r) => [r.id, r.n]),
+      (
+        db.prepare(`SELECT document_id AS id, count(*) AS n FROM ${table} GROUP BY document_id`).all() as {
+          id: string;
+          n: number;
+        }[]
+      ).map((r) => [r.id, r.n]),
     );
   const chunks = perDoc('chunks');
   const codes = perDoc('error_codes');
@@ -116,13 +125,19 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
 
   check('documents have every page', (fail) => {
     for (const d of reader.documents()) {
-      const n = (db.prepare('SELECT count(*) AS n FROM pages WHERE document_id = ?').get(d.id) as { n: number }).n;
+      const n = (
+        db.prepare('SELECT count(*) AS n FROM pages WHERE document_id = ?').get(d.id) as { n: number }
+      ).n;
       if (n !== d.page_count) fail(`${d.id}: ${n} page rows for ${d.page_count} pages`);
     }
   });
   check("chunks' pages exist", (fail) => {
     for (const c of db.prepare('SELECT * FROM chunks').iterate() as IterableIterator<ChunkRow>) {
-      if (!pageExists(c.document_id, c.page_start) || !pageExists(c.document_id, c.page_end) || c.page_end < c.page_start) {
+      if (
+        !pageExists(c.document_id, c.page_start) ||
+        !pageExists(c.document_id, c.page_end) ||
+        c.page_end < c.page_start
+      ) {
         fail(`${c.id}: pages ${c.page_start}-${c.page_end} outside ${c.document_id}`);
       }
     }
@@ -134,8 +149,10 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
         fail(`${e.document_id} ${e.code}: cited page ${e.page} does not exist`);
         continue;
       }
-      if (!containsVerbatim(page.text, e.code)) fail(`${e.document_id} ${e.code}: code not found on page ${e.page}`);
-      if (!containsVerbatim(page.text, e.excerpt)) fail(`${e.document_id} ${e.code}: excerpt not verbatim on page ${e.page}`);
+      if (!containsVerbatim(page.text, e.code))
+        fail(`${e.document_id} ${e.code}: code not found on page ${e.page}`);
+      if (!containsVerbatim(page.text, e.excerpt))
+        fail(`${e.document_id} ${e.code}: excerpt not verbatim on page ${e.page}`);
       for (const p of JSON.parse(e.pages_json) as number[]) {
         if (!pageExists(e.document_id, p)) fail(`${e.document_id} ${e.code}: page ${p} does not exist`);
       }
@@ -147,20 +164,27 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
   check('every page has a snapshot', (fail) => {
     for (const d of reader.documents()) {
       if (!d.has_snapshots) continue;
-      const rows = db.prepare('SELECT page FROM snapshots WHERE document_id = ?').all(d.id) as { page: number }[];
+      const rows = db.prepare('SELECT page FROM snapshots WHERE document_id = ?').all(d.id) as {
+        page: number;
+      }[];
       const have = new Set(rows.map((r) => r.page));
       for (let p = 1; p <= d.page_count; p++) if (!have.has(p)) fail(`${d.id}: page ${p} has no snapshot`);
     }
   });
   check('snapshots are WebP images', (fail) => {
-    const rows = db.prepare('SELECT document_id, page, substr(webp, 1, 12) AS head FROM snapshots').iterate() as IterableIterator<{
+    const rows = db
+      .prepare('SELECT document_id, page, substr(webp, 1, 12) AS head FROM snapshots')
+      .iterate() as IterableIterator<{
       document_id: string;
       page: number;
       head: Buffer;
     }>;
     for (const r of rows) {
       const head = Buffer.from(r.head);
-      if (head.subarray(0, 4).toString('latin1') !== 'RIFF' || head.subarray(8, 12).toString('latin1') !== 'WEBP') {
+      if (
+        head.subarray(0, 4).toString('latin1') !== 'RIFF' ||
+        head.subarray(8, 12).toString('latin1') !== 'WEBP'
+      ) {
         fail(`${r.document_id} page ${r.page}: snapshot is not WebP`);
       }
     }
@@ -172,7 +196,9 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
   });
   check('models link to existing documents', (fail) => {
     const rows = db
-      .prepare('SELECT dm.document_id FROM document_models dm LEFT JOIN documents d ON d.id = dm.document_id WHERE d.id IS NULL')
+      .prepare(
+        'SELECT dm.document_id FROM document_models dm LEFT JOIN documents d ON d.id = dm.document_id WHERE d.id IS NULL',
+      )
       .all() as { document_id: string }[];
     for (const r of rows) fail(`model link to missing document ${r.document_id}`);
   });

@@ -52,10 +52,9 @@ export class BundleReader {
     try {
       this.db = new Database(file, { readonly: true, fileMustExist: true });
       const meta = new Map(
-        (this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [
-          r.key,
-          r.value,
-        ]),
+        (this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map(
+          (r) => [r.key, r.value],
+        ),
       );
       this.formatVersion = Number(meta.get(META.formatVersion));
       this.builtAt = meta.get(META.builtAt) ?? '';
@@ -73,7 +72,9 @@ export class BundleReader {
       document: this.db.prepare('SELECT * FROM documents WHERE id = ?'),
       page: this.db.prepare('SELECT * FROM pages WHERE document_id = ? AND page = ?'),
       chunk: this.db.prepare('SELECT * FROM chunks WHERE id = ?'),
-      codes: this.db.prepare('SELECT * FROM error_codes WHERE brand = ? AND code_norm = ? ORDER BY document_id, id'),
+      codes: this.db.prepare(
+        'SELECT * FROM error_codes WHERE brand = ? AND code_norm = ? ORDER BY document_id, id',
+      ),
       snapshot: this.db.prepare('SELECT * FROM snapshots WHERE document_id = ? AND page = ?'),
       brandAlias: this.db.prepare('SELECT brand FROM brand_aliases WHERE norm = ?'),
       modelByNorm: this.db.prepare('SELECT * FROM models WHERE brand = ? AND norm = ?'),
@@ -129,7 +130,9 @@ export class BundleReader {
   }
 
   brands(): string[] {
-    return (this.db.prepare('SELECT name FROM brands ORDER BY name').all() as { name: string }[]).map((r) => r.name);
+    return (this.db.prepare('SELECT name FROM brands ORDER BY name').all() as { name: string }[]).map(
+      (r) => r.name,
+    );
   }
 
   modelByName(brand: string, norm: string): ModelRow | undefined {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { normBrand } from '../text/normalise.js';
 import { projectPath } from '../project-path.js';
+import { normBrand } from '../text/normalise.js';
 
 const BrandFile = z.record(z.string().min(1), z.array(z.string().min(1)).nullable().default([]));
 

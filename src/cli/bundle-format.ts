@@ -8,7 +8,8 @@ export function formatBundleInfo(info: BundleInfo): string {
     '',
     'brand                        docs  models  codes',
     ...info.brands.map(
-      (b) => `${b.brand.padEnd(28)} ${String(b.documents).padStart(4)} ${String(b.models).padStart(7)} ${String(b.error_codes).padStart(6)}`,
+      (b) =>
+        `${b.brand.padEnd(28)} ${String(b.documents).padStart(4)} ${String(b.models).padStart(7)} ${String(b.error_codes).padStart(6)}`,
     ),
     '',
     ...info.documents.map(
@@ -20,7 +21,10 @@ export function formatBundleInfo(info: BundleInfo): string {
 }
 
 export function formatVerifyReport(report: VerifyReport): string {
-  const lines = report.checks.flatMap((c) => [`${c.ok ? '✓' : '✗'} ${c.name}`, ...c.failures.map((f) => `    ${f}`)]);
+  const lines = report.checks.flatMap((c) => [
+    `${c.ok ? '✓' : '✗'} ${c.name}`,
+    ...c.failures.map((f) => `    ${f}`),
+  ]);
   lines.push(report.ok ? `${report.file}: OK` : `${report.file}: FAILED`);
   return lines.join('\n');
 }

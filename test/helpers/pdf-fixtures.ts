@@ -27,7 +27,9 @@ export function renderPdf(options: FixtureOptions): Promise<Buffer> {
     margin: 50,
     autoFirstPage: false,
     info: { Title: options.title ?? 'Fixture manual', CreationDate: new Date(0), ModDate: new Date(0) },
-    ...(options.password ? { userPassword: options.password, ownerPassword: `${options.password}-owner` } : {}),
+    ...(options.password
+      ? { userPassword: options.password, ownerPassword: `${options.password}-owner` }
+      : {}),
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -35,7 +37,10 @@ export function renderPdf(options: FixtureOptions): Promise<Buffer> {
   options.pages.forEach((page, i) => {
     doc.addPage();
     if (options.furniture !== false) {
-      doc.font('Helvetica').fontSize(8).text(options.title ?? 'Fixture manual', 50, 30, { lineBreak: false });
+      doc
+        .font('Helvetica')
+        .fontSize(8)
+        .text(options.title ?? 'Fixture manual', 50, 30, { lineBreak: false });
       doc.text(`Page ${i + 1} / ${options.pages.length}`, 260, 800, { lineBreak: false });
     }
     let y = 70;
@@ -52,7 +57,9 @@ export function renderPdf(options: FixtureOptions): Promise<Buffer> {
       y += 10;
       page.table.forEach((row, r) => {
         doc.font(r === 0 ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
-        row.forEach((cell, c) => doc.text(cell, COLUMNS[c] ?? 50, y, { width: 140, lineBreak: false }));
+        row.forEach((cell, c) => {
+          doc.text(cell, COLUMNS[c] ?? 50, y, { width: 140, lineBreak: false });
+        });
         y += 16;
       });
     }
@@ -119,8 +126,17 @@ export function writeManual(dir: string, name: string, pdf: Buffer, sidecar?: st
 
 export function manualPages(extra = ''): FixturePage[] {
   return [
-    { heading: '1 Safety', lines: [`Read this manual before servicing the FX-100 unit. ${extra}`, 'Isolate the power supply first.'] },
+    {
+      heading: '1 Safety',
+      lines: [
+        `Read this manual before servicing the FX-100 unit. ${extra}`,
+        'Isolate the power supply first.',
+      ],
+    },
     { heading: '2 Error codes', lines: ['The controller shows the following codes.'], table: CODE_TABLE },
-    { heading: '3 Maintenance', lines: ['Clean the water strainer every year.', 'Check the system pressure: 1.5 bar.'] },
+    {
+      heading: '3 Maintenance',
+      lines: ['Clean the water strainer every year.', 'Check the system pressure: 1.5 bar.'],
+    },
   ];
 }

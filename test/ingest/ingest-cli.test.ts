@@ -27,7 +27,13 @@ function sha(file: string): string {
 interface JsonReport {
   written: boolean;
   reason: string | null;
-  files: { file: string; status: string; problems: { field: string; reason: string }[]; warnings: string[]; error_codes: number }[];
+  files: {
+    file: string;
+    status: string;
+    problems: { field: string; reason: string }[];
+    warnings: string[];
+    error_codes: number;
+  }[];
   totals: { ingested: number; reused: number; failed: number };
 }
 
@@ -54,14 +60,29 @@ describe('heatsource ingest: bad input is reported per file, the rest still inge
     writeManual(corpus, 'good', good, sidecarYaml(VALID_SIDECAR));
     // The same bytes under another name: a duplicate document.
     writeManual(corpus, 'good-copy', good, sidecarYaml(VALID_SIDECAR));
-    writeManual(corpus, 'corrupt', Buffer.from('%PDF-1.7\nthis is not a pdf at all\n%%EOF'), sidecarYaml(VALID_SIDECAR));
+    writeManual(
+      corpus,
+      'corrupt',
+      Buffer.from('%PDF-1.7\nthis is not a pdf at all\n%%EOF'),
+      sidecarYaml(VALID_SIDECAR),
+    );
     const other = await renderPdf({ title: 'Truncated', pages: manualPages('truncated') });
-    writeManual(corpus, 'truncated', other.subarray(0, Math.floor(other.length / 3)), sidecarYaml(VALID_SIDECAR));
+    writeManual(
+      corpus,
+      'truncated',
+      other.subarray(0, Math.floor(other.length / 3)),
+      sidecarYaml(VALID_SIDECAR),
+    );
     const encrypted = await renderPdf({ title: 'Locked', pages: manualPages('locked'), password: 'secret' });
     writeManual(corpus, 'encrypted', encrypted, sidecarYaml(VALID_SIDECAR));
     writeManual(corpus, 'scan', await renderImageOnlyPdf(), sidecarYaml(VALID_SIDECAR));
     const bad = await renderPdf({ title: 'Bad sidecar', pages: manualPages('bad sidecar') });
-    writeManual(corpus, 'bad-sidecar', bad, sidecarYaml({ ...VALID_SIDECAR, doc_type: 'brochure', title: '' }));
+    writeManual(
+      corpus,
+      'bad-sidecar',
+      bad,
+      sidecarYaml({ ...VALID_SIDECAR, doc_type: 'brochure', title: '' }),
+    );
     const broken = await renderPdf({ title: 'Broken yaml', pages: manualPages('broken yaml') });
     writeManual(corpus, 'broken-yaml', broken, 'title: "unclosed\nbrand: [\n');
     const lonely = await renderPdf({ title: 'No sidecar', pages: manualPages('Demotherm without sidecar') });
@@ -145,7 +166,13 @@ describe('heatsource ingest: bad input is reported per file, the rest still inge
   });
 
   it('reports a path that does not exist', () => {
-    const r = ingestJson([path.join(tmp, 'nowhere'), corpus, '--bundle', path.join(tmp, 'x.bundle'), '--no-snapshots']);
+    const r = ingestJson([
+      path.join(tmp, 'nowhere'),
+      corpus,
+      '--bundle',
+      path.join(tmp, 'x.bundle'),
+      '--no-snapshots',
+    ]);
     const f = r.report.files.find((x) => x.file.endsWith('nowhere'));
     expect(f?.problems[0]?.reason).toMatch(/no such file/);
   });
@@ -158,7 +185,12 @@ describe('heatsource ingest: incremental and atomic', () => {
   beforeAll(async () => {
     corpus = path.join(tmp, 'incremental');
     bundle = path.join(tmp, 'incremental.bundle');
-    writeManual(corpus, 'one', await renderPdf({ title: 'One', pages: manualPages('one') }), sidecarYaml(VALID_SIDECAR));
+    writeManual(
+      corpus,
+      'one',
+      await renderPdf({ title: 'One', pages: manualPages('one') }),
+      sidecarYaml(VALID_SIDECAR),
+    );
     writeManual(
       corpus,
       'two',
