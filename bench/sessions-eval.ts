@@ -1,0 +1,228 @@
+/**
+ * Runs every case through the session engine with the simulated technician and scores the runs.
+ *
+ * A turn is an action the engine asked, answered or not. A case converges within k turns when the
+ * session ends naming one of the true causes (concluded, or escalated with that cause) after at most
+ * k turns. Wrong part: the session proposed a part swap for a cause that is not the true one (as an
+ * action or as its concluded remedy), or an action the case marks as a needless replacement.
+ * Premature closure: concluded on a cause that is not the true one. Escalation accuracy: the session
+ * escalated exactly when the case expects an escalation. Top-1: the most probable hypothesis at the end
+ * (the residual included) is a true cause. `conv5_answered` counts only the actions the case could
+ * answer: the cases record few readings, so many actions come back "unknown".
+ */
+import { createSession, nextAction, respond } from '../src/engine/sessions/index.js';
+import type { Knowledge } from '../src/engine/sessions/knowledge-schema.js';
+import { normaliseText } from '../src/engine/sessions/text-match.js';
+import type { ModelAction, SessionState } from '../src/engine/sessions/types.js';
+import type { BenchCase, CaseFormat } from './sessions-cases.js';
+import { ACTION_MAP, AM_ACTION_PATTERNS } from './sessions-mapping.js';
+import { type SimulatedAnswer, SimulatedTechnician } from './sessions-simulator.js';
+
+export interface EvalOptions {
+  budget?: number;
+  threshold?: number;
+}
+
+export interface CaseRow {
+  case: string;
+  format: CaseFormat;
+  family: string;
+  out_of_family: boolean;
+  truth: string;
+  true_causes: string[];
+  expected_escalation: boolean;
+  status: string;
+  reason: string | null;
+  cause: string | null;
+  remedy: string | null;
+  turns: number;
+  answered: number;
+  expert_actions: number;
+  conv3: boolean;
+  conv5: boolean;
+  /** Counting only the actions the case could answer (its readings are sparse). */
+  conv5_answered: boolean;
+  top1: boolean;
+  top_hypothesis: string;
+  wrong_part: boolean;
+  premature: boolean;
+  escalated: boolean;
+  escalation_ok: boolean;
+  path: { action: string; value: SimulatedAnswer }[];
+}
+
+export interface Summary {
+  cases: number;
+  conv3: number;
+  conv5: number;
+  top1: number;
+  mean_actions: number;
+  mean_expert_actions: number;
+  wrong_part_rate: number;
+  premature_closure_rate: number;
+  escalation_accuracy: number;
+  /** Share of the asked actions the case had a reading for. */
+  answered_rate: number;
+  conv5_answered: number;
+}
+
+export interface EvaluationReport extends Summary {
+  by_format: Partial<Record<CaseFormat, Summary>>;
+  heat_pumps_only: Summary;
+  per_case: CaseRow[];
+}
+
+function readingAction(state: SessionState, quantity: string): ModelAction | undefined {
+  return state.model.actions
+    .filter((a) => a.quantity === quantity && a.table)
+    .sort((a, b) => b.reliability - a.reliability || a.cost - b.cost)[0];
+}
+
+function trapActions(c: BenchCase): Set<string> {
+  const traps = new Set<string>();
+  const theirs = new Set(c.steps.filter((s) => s.wrongPart).map((s) => s.action));
+  for (const [ours, ids] of Object.entries(ACTION_MAP)) if (ids.some((id) => theirs.has(id))) traps.add(ours);
+  return traps;
+}
+
+/** Words that introduce a part swap in a trap's text; the few words after them name the part. */
+const SWAP_VERBS = ['remplac', 'changer', 'recharg'];
+
+function amTrapActions(c: BenchCase): Set<string> {
+  const out = new Set<string>();
+  for (const text of c.traps) {
+    const words = normaliseText(text).split(' ');
+    words.forEach((word, i) => {
+      if (!SWAP_VERBS.some((v) => word.startsWith(v))) return;
+      const window = words.slice(i, i + 5);
+      for (const [ours, patterns] of Object.entries(AM_ACTION_PATTERNS)) {
+        if (!ours.startsWith('replace_') && !ours.startsWith('repair_refrigerant')) continue;
+        const hit = patterns.some((pattern) =>
+          pattern.every((p) =>
+            p.startsWith('!')
+              ? !window.some((w) => w.startsWith(p.slice(1)))
+              : window.some((w) => w.startsWith(p)),
+          ),
+        );
+        if (hit) out.add(ours);
+      }
+    });
+  }
+  return out;
+}
+
+export function runCase(knowledge: Knowledge, c: BenchCase, options: EvalOptions = {}): CaseRow {
+  const settings = {
+    ...(options.budget !== undefined ? { budget: options.budget } : {}),
+    ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+  };
+  const technician = new SimulatedTechnician(c);
+  const probe = createSession(knowledge, { ...c.init, ...settings });
+  const readings = technician.initialReadings((q) => readingAction(probe, q));
+  let state = createSession(knowledge, { ...c.init, ...settings, readings });
+  const path: CaseRow['path'] = [];
+  while (state.status === 'active') {
+    const action = nextAction(state)!;
+    const value = technician.answer(action);
+    path.push({ action: action.id, value });
+    state = respond(state, { action_id: action.id, value });
+  }
+
+  const truth = new Set(c.trueCauses);
+  const outcome = state.outcome!;
+  const turns = state.history.length;
+  const identified = outcome.cause_id;
+  const found = identified !== null && truth.has(identified);
+  const top = Object.entries(state.posterior).sort((a, b) => b[1] - a[1])[0]![0];
+  const remedy = outcome.action_id ? state.model.actions.find((a) => a.id === outcome.action_id) : undefined;
+
+  const traps = new Set([...trapActions(c), ...amTrapActions(c)]);
+  const proposed = [
+    ...path.map((p) => p.action),
+    ...(state.status === 'concluded' && remedy ? [remedy.id] : []),
+  ];
+  const fixesTruth = (id: string) => {
+    const a = state.model.actions.find((x) => x.id === id);
+    return Object.keys(a?.fixes ?? {}).some((cause) => truth.has(cause));
+  };
+  const isSwap = (id: string) => state.model.actions.find((x) => x.id === id)?.replacement === true;
+  // A trap the case names counts unless the action is the fix of the true cause (some traps are
+  // conditional, e.g. "replace the compressor without a megger test").
+  const wrongPart = proposed.some((id) => (isSwap(id) || traps.has(id)) && !fixesTruth(id));
+
+  return {
+    case: c.key,
+    format: c.format,
+    family: c.family,
+    out_of_family: c.outOfFamily,
+    truth: c.truthLabel,
+    true_causes: c.trueCauses,
+    expected_escalation: c.expectEscalation,
+    status: state.status,
+    reason: outcome.reason,
+    cause: identified,
+    remedy: outcome.action_id,
+    turns,
+    answered: state.history.filter((h) => 'value' in h.answer).length,
+    expert_actions: c.expertPath.length,
+    conv3: found && turns <= 3,
+    conv5: found && turns <= 5,
+    conv5_answered: found && state.history.filter((h) => 'value' in h.answer).length <= 5,
+    top1: truth.has(top),
+    top_hypothesis: top,
+    wrong_part: wrongPart,
+    premature: state.status === 'concluded' && !found,
+    escalated: state.status === 'escalated',
+    escalation_ok: (state.status === 'escalated') === c.expectEscalation,
+    path,
+  };
+}
+
+function mean(values: number[]): number {
+  return values.length ? values.reduce((s, v) => s + v, 0) / values.length : 0;
+}
+
+function rate(rows: CaseRow[], pick: (r: CaseRow) => boolean): number {
+  return rows.length ? rows.filter(pick).length / rows.length : 0;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export function summarise(rows: CaseRow[]): Summary {
+  const turns = rows.reduce((s, r) => s + r.turns, 0);
+  return {
+    cases: rows.length,
+    conv3: round(rate(rows, (r) => r.conv3)),
+    conv5: round(rate(rows, (r) => r.conv5)),
+    top1: round(rate(rows, (r) => r.top1)),
+    mean_actions: round(mean(rows.map((r) => r.turns))),
+    mean_expert_actions: round(mean(rows.map((r) => r.expert_actions))),
+    wrong_part_rate: round(rate(rows, (r) => r.wrong_part)),
+    premature_closure_rate: round(rate(rows, (r) => r.premature)),
+    escalation_accuracy: round(rate(rows, (r) => r.escalation_ok)),
+    answered_rate: round(turns ? rows.reduce((s, r) => s + r.answered, 0) / turns : 0),
+    conv5_answered: round(rate(rows, (r) => r.conv5_answered)),
+  };
+}
+
+/** Runs and scores every case. */
+export function evaluateCases(
+  knowledge: Knowledge,
+  cases: BenchCase[],
+  options: EvalOptions = {},
+): EvaluationReport {
+  const rows = cases.map((c) => runCase(knowledge, c, options));
+  const byFormat: EvaluationReport['by_format'] = {};
+  for (const format of ['v2', 'v3', 'am'] as const) {
+    const subset = rows.filter((r) => r.format === format);
+    if (subset.length > 0) byFormat[format] = summarise(subset);
+  }
+  return {
+    ...summarise(rows),
+    by_format: byFormat,
+    heat_pumps_only: summarise(rows.filter((r) => !r.out_of_family)),
+    per_case: rows,
+  };
+}

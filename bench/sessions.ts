@@ -1,0 +1,112 @@
+/**
+ * Guided-troubleshooting evaluation against the peer benchmark's cases.
+ *
+ *   npm run bench:sessions [-- --cases DIR] [--json] [--budget N] [--threshold P]
+ *
+ * Default cases: ../shared/hvac-bench/sessions (relative to the project root); every format found
+ * there (v2 and v3 JSON lines, AM JSON files) is read. A simulated technician answers each action
+ * from the case's readings through the vocabulary mapping in bench/sessions-mapping.ts, and "unknown"
+ * where the case has none. With --json one JSON object is printed; otherwise markdown tables.
+ * Definitions of the metrics: bench/sessions-eval.ts.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
+import { PROJECT_ROOT } from '../src/project-path.js';
+import { loadCases } from './sessions-cases.js';
+import { type EvalOptions, type EvaluationReport, evaluateCases, type Summary } from './sessions-eval.js';
+
+interface Args {
+  cases: string;
+  json: boolean;
+  options: EvalOptions;
+}
+
+export const DEFAULT_CASES_DIR = path.resolve(PROJECT_ROOT, '../shared/hvac-bench/sessions');
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { cases: DEFAULT_CASES_DIR, json: false, options: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === '--cases') args.cases = path.resolve(value());
+    else if (arg === '--json') args.json = true;
+    else if (arg === '--budget') args.options.budget = Number(value());
+    else if (arg === '--threshold') args.options.threshold = Number(value());
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  const { budget, threshold } = args.options;
+  if (budget !== undefined && !(Number.isInteger(budget) && budget > 0))
+    throw new Error('--budget needs a positive integer');
+  if (threshold !== undefined && !(threshold > 0.5 && threshold < 1))
+    throw new Error('--threshold needs a value in (0.5, 1)');
+  return args;
+}
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)} %`;
+}
+
+function summaryRow(name: string, s: Summary): string {
+  return `| ${name} | ${s.cases} | ${pct(s.conv3)} | ${pct(s.conv5)} | ${pct(s.top1)} | ${s.mean_actions.toFixed(2)} | ${s.mean_expert_actions.toFixed(2)} | ${pct(s.wrong_part_rate)} | ${pct(s.premature_closure_rate)} | ${pct(s.escalation_accuracy)} | ${pct(s.answered_rate)} | ${pct(s.conv5_answered)} |`;
+}
+
+function markdown(
+  report: EvaluationReport,
+  dir: string,
+  skipped: { file: string; reason: string }[],
+): string {
+  const lines = [
+    `Guided troubleshooting on ${report.cases} cases from ${dir}`,
+    '',
+    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    summaryRow('all', report),
+  ];
+  for (const [format, s] of Object.entries(report.by_format)) lines.push(summaryRow(format, s));
+  lines.push(summaryRow('heat pumps only', report.heat_pumps_only));
+  lines.push(
+    '',
+    '| case | truth | status | cause | turns | expert | conv@5 | wrong part | escalation ok | path |',
+  );
+  lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of report.per_case) {
+    const trail = r.path
+      .map((p) => `${p.action}=${typeof p.value === 'object' ? '?' : String(p.value)}`)
+      .join(', ');
+    lines.push(
+      `| ${r.case} | ${r.truth} | ${r.status} (${r.reason}) | ${r.cause ?? '-'} | ${r.turns} | ${r.expert_actions} | ${r.conv5 ? 'yes' : 'no'} | ${r.wrong_part ? 'YES' : 'no'} | ${r.escalation_ok ? 'yes' : 'no'} | ${trail} |`,
+    );
+  }
+  for (const s of skipped) lines.push(`skipped ${s.file}: ${s.reason}`);
+  return lines.join('\n');
+}
+
+function main(): void {
+  let args: Args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`bench:sessions: ${(error as Error).message}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (!statSync(args.cases, { throwIfNoEntry: false })?.isDirectory()) {
+    const reason = `no cases folder at ${args.cases}: evaluation skipped`;
+    if (args.json) console.log(JSON.stringify({ cases: 0, skipped: reason }));
+    else console.error(reason);
+    return;
+  }
+  const knowledge = loadKnowledge();
+  const { cases, skipped } = loadCases(args.cases);
+  const report = evaluateCases(knowledge, cases, args.options);
+  if (args.json)
+    console.log(JSON.stringify({ ...report, knowledge_version: knowledge.version, skipped_files: skipped }));
+  else console.log(markdown(report, args.cases, skipped));
+}
+
+main();

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { Citation } from './common.js';
+
+/** Guided troubleshooting sessions: the requests and responses of /v2/diagnostic-sessions and its tools. */
+
+export const SessionEquipmentKind = z.enum(['air_water', 'air_air']).meta({ id: 'SessionEquipmentKind' });
+export type SessionEquipmentKind = z.infer<typeof SessionEquipmentKind>;
+
+export const SessionStatus = z
+  .enum(['active', 'concluded', 'escalated', 'closed'])
+  .meta({ id: 'SessionStatus' });
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+export const SessionActionKind = z
+  .enum(['observe', 'measure', 'check', 'repair', 'escalate'])
+  .meta({ id: 'SessionActionKind' });
+export type SessionActionKind = z.infer<typeof SessionActionKind>;
+
+export const EscalationTarget = z
+  .enum(['manufacturer_service', 'warranty', 'design_office', 'electrician'])
+  .meta({ id: 'EscalationTarget' });
+export type EscalationTarget = z.infer<typeof EscalationTarget>;
+
+export const SessionContext = z
+  .object({
+    emitter: z
+      .enum(['underfloor', 'radiators_low_temp', 'radiators_high_temp', 'fan_coils', 'mixed'])
+      .optional(),
+    mode: z.enum(['heating', 'cooling', 'dhw']).optional(),
+  })
+  .strict()
+  .meta({ id: 'SessionContext', description: 'Installation context that sets the nominal ranges' });
+export type SessionContext = z.infer<typeof SessionContext>;
+
+export const AnswerValue = z.union([z.boolean(), z.number(), z.string()]);
+export type AnswerValue = z.infer<typeof AnswerValue>;
+
+export const UnknownAnswer = z
+  .object({ unknown: z.literal(true) })
+  .strict()
+  .meta({
+    id: 'UnknownAnswer',
+    description: "Can't observe or measure: not evidence; the action is not asked again",
+  });
+export type UnknownAnswer = z.infer<typeof UnknownAnswer>;
+
+export const ResponseValue = z.union([AnswerValue, UnknownAnswer]);
+export type ResponseValue = z.infer<typeof ResponseValue>;
+
+export const ExpectedResponse = z
+  .object({
+    type: z.enum(['boolean', 'number', 'choice', 'text']),
+    unit: z.string().optional(),
+    nominal_range: z.tuple([z.number(), z.number()]).optional(),
+    choices: z.array(z.object({ id: z.string(), label: z.string() })).optional(),
+  })
+  .meta({ id: 'ExpectedResponse' });
+export type ExpectedResponse = z.infer<typeof ExpectedResponse>;
+
+export const NextAction = z
+  .object({
+    id: z.string(),
+    kind: SessionActionKind,
+    label: z.string(),
+    prompt: z.string(),
+    expected: ExpectedResponse,
+    minutes: z.number().int().min(0),
+    safety: z.string().nullable(),
+    citations: z.array(Citation),
+  })
+  .meta({ id: 'NextAction' });
+export type NextAction = z.infer<typeof NextAction>;
+
+export const SessionHypothesis = z
+  .object({
+    id: z.string(),
+    label: z.string(),
+    probability: z.number().min(0).max(1),
+    source: z.enum(['manual', 'knowledge', 'residual']),
+    citations: z.array(Citation),
+  })
+  .meta({ id: 'SessionHypothesis' });
+export type SessionHypothesis = z.infer<typeof SessionHypothesis>;
+
+export const SessionEquipment = z
+  .object({
+    brand: z.string(),
+    model: z.string(),
+    code: z.string().optional(),
+    symptom: z.string().optional(),
+    equipment: SessionEquipmentKind,
+    context: SessionContext.optional(),
+  })
+  .meta({ id: 'SessionEquipment' });
+export type SessionEquipment = z.infer<typeof SessionEquipment>;
+
+export const SessionHistoryEntry = z
+  .object({
+    turn: z.number().int().min(1),
+    action_id: z.string(),
+    kind: SessionActionKind,
+    prompt: z.string(),
+    value: ResponseValue,
+    top_hypothesis: z.object({ id: z.string(), probability: z.number() }),
+    citations: z.array(Citation),
+  })
+  .meta({ id: 'SessionHistoryEntry' });
+export type SessionHistoryEntry = z.infer<typeof SessionHistoryEntry>;
+
+export const SessionOutcome = z
+  .object({
+    kind: z.enum(['cause_found', 'escalation', 'closed']),
+    reason: z.enum([
+      'dominant_hypothesis',
+      'cause_requires_escalation',
+      'under_warranty',
+      'residual_dominates',
+      'budget_spent',
+      'no_discriminating_action',
+      'closed_by_user',
+    ]),
+    cause: z.object({ id: z.string(), label: z.string(), probability: z.number() }).nullable(),
+    action: z
+      .object({ id: z.string(), kind: SessionActionKind, label: z.string(), prompt: z.string() })
+      .nullable()
+      .describe('The remedy to carry out or the escalation to make'),
+    escalation: EscalationTarget.nullable(),
+    repair_plan: z
+      .array(z.object({ id: z.string(), label: z.string() }))
+      .describe('Remaining repairs by probability over cost, when no cause was found'),
+    citations: z.array(Citation),
+  })
+  .meta({ id: 'SessionOutcome' });
+export type SessionOutcome = z.infer<typeof SessionOutcome>;
+
+export const Session = z
+  .object({
+    id: z.string(),
+    status: SessionStatus,
+    equipment: SessionEquipment,
+    hypotheses: z.array(SessionHypothesis).describe('Most probable first'),
+    next_action: NextAction.nullable().describe('Null once the session has concluded, escalated or closed'),
+    history: z.array(SessionHistoryEntry),
+    outcome: SessionOutcome.optional(),
+    turns: z.object({ used: z.number().int().min(0), budget: z.number().int().min(1) }),
+  })
+  .meta({ id: 'Session' });
+export type Session = z.infer<typeof Session>;
+
+export const CreateSessionRequest = z
+  .object({
+    brand: z.string().min(1),
+    model: z.string().min(1),
+    equipment: SessionEquipmentKind,
+    code: z.string().min(1).optional(),
+    symptom: z.string().min(1).max(4000).optional(),
+    context: SessionContext.optional(),
+    readings: z
+      .array(z.object({ quantity: z.string().min(1), value: AnswerValue }).strict())
+      .max(50)
+      .optional()
+      .describe('Readings already taken, by quantity id; not counted as turns'),
+    budget: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe('Maximum number of actions before escalating'),
+  })
+  .strict()
+  .meta({ id: 'CreateSessionRequest' });
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
+
+export const SessionResponseRequest = z
+  .object({
+    action_id: z.string().min(1).describe('The pending next_action.id'),
+    value: ResponseValue,
+  })
+  .strict()
+  .meta({ id: 'SessionResponseRequest' });
+export type SessionResponseRequest = z.infer<typeof SessionResponseRequest>;
+
+export const SessionSummary = z
+  .object({
+    session_id: z.string(),
+    status: SessionStatus,
+    equipment: SessionEquipment,
+    path: z.array(SessionHistoryEntry),
+    outcome: SessionOutcome.nullable(),
+    citations: z.array(Citation).describe('Every page cited anywhere in the session'),
+  })
+  .meta({ id: 'SessionSummary' });
+export type SessionSummary = z.infer<typeof SessionSummary>;

@@ -1,0 +1,123 @@
+import { InvalidResponseError } from './errors.js';
+import type { AnswerValue, ExpectedNumber, ModelAction, SessionModel } from './types.js';
+
+export type Distribution = Record<string, number>;
+
+function clamp01(x: number): number {
+  return Math.min(1, Math.max(0, x));
+}
+
+/**
+ * Band weights of a numeric reading: values well inside a band count fully for it; within `margin`
+ * of a range end they are shared between the two bands, so a reading on the boundary is weak evidence.
+ */
+export function bandWeights(expected: ExpectedNumber, value: number): Record<string, number> {
+  const x = expected.absolute ? Math.abs(value) : value;
+  if (expected.zero !== null && x <= expected.zero) return { zero: 1 };
+  const [lo, hi] = expected.nominal_range;
+  const m = expected.margin;
+  const low = expected.sided === 'upper' ? 0 : clamp01((lo + m - x) / (2 * m));
+  const high = expected.sided === 'lower' ? 0 : clamp01((x - (hi - m)) / (2 * m));
+  const weights: Record<string, number> = { normal: Math.max(0, 1 - low - high) };
+  if (low > 0) weights.low = low;
+  if (high > 0) weights.high = high;
+  return weights;
+}
+
+/** Checks a value against what the action expects and returns its weight on each outcome. */
+export function answerWeights(action: ModelAction, value: AnswerValue): number[] {
+  const table = action.table;
+  const expected = action.expected;
+  if (expected.type === 'number') {
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new InvalidResponseError(`action ${action.id} expects a number (${expected.unit})`);
+    }
+    const weights = bandWeights(expected, value);
+    return (table?.outcomes ?? []).map((o) => weights[o] ?? 0);
+  }
+  if (expected.type === 'boolean') {
+    if (typeof value !== 'boolean')
+      throw new InvalidResponseError(`action ${action.id} expects true or false`);
+    return (table?.outcomes ?? ['true', 'false']).map((o) => (o === String(value) ? 1 : 0));
+  }
+  if (typeof value !== 'string' || !expected.choices.some((c) => c.id === value)) {
+    const ids = expected.choices.map((c) => c.id).join(', ');
+    throw new InvalidResponseError(`action ${action.id} expects one of: ${ids}`);
+  }
+  return (table?.outcomes ?? []).map((o) => (o === value ? 1 : 0));
+}
+
+export function likelihoodRow(action: ModelAction, hypothesisId: string): number[] {
+  const table = action.table!;
+  return table.rows[hypothesisId] ?? table.baseline;
+}
+
+/** Bayes' rule: multiplies each hypothesis by the likelihood of the (possibly soft) answer. */
+export function update(
+  model: SessionModel,
+  prior: Distribution,
+  action: ModelAction,
+  weights: number[],
+): Distribution {
+  if (!action.table) return { ...prior };
+  const next: Distribution = {};
+  let total = 0;
+  for (const h of model.hypotheses) {
+    const row = likelihoodRow(action, h.id);
+    let likelihood = 0;
+    for (let i = 0; i < row.length; i++) likelihood += (weights[i] ?? 0) * row[i]!;
+    const p = (prior[h.id] ?? 0) * likelihood;
+    next[h.id] = p;
+    total += p;
+  }
+  if (!(total > 0)) return { ...prior };
+  for (const id of Object.keys(next)) next[id] = next[id]! / total;
+  return next;
+}
+
+export function priorOf(model: SessionModel): Distribution {
+  return Object.fromEntries(model.hypotheses.map((h) => [h.id, h.prior]));
+}
+
+export function entropy(p: Distribution): number {
+  let h = 0;
+  for (const v of Object.values(p)) if (v > 0) h -= v * Math.log2(v);
+  return h;
+}
+
+/** Probability of each outcome of the action under the current beliefs. */
+export function predictive(model: SessionModel, p: Distribution, action: ModelAction): number[] {
+  const table = action.table!;
+  const out = table.outcomes.map(() => 0);
+  for (const h of model.hypotheses) {
+    const ph = p[h.id] ?? 0;
+    if (ph === 0) continue;
+    const row = likelihoodRow(action, h.id);
+    for (let i = 0; i < out.length; i++) out[i] = out[i]! + ph * row[i]!;
+  }
+  return out;
+}
+
+/** Posterior after each outcome of the action, with the outcome's predicted probability. */
+export function branches(
+  model: SessionModel,
+  p: Distribution,
+  action: ModelAction,
+): { probability: number; posterior: Distribution }[] {
+  const pred = predictive(model, p, action);
+  return pred.map((probability, i) => {
+    const weights = pred.map((_, j) => (j === i ? 1 : 0));
+    return { probability, posterior: update(model, p, action, weights) };
+  });
+}
+
+/** Expected information gain in bits, outcomes weighted by their predicted probability. */
+export function expectedGain(model: SessionModel, p: Distribution, action: ModelAction): number {
+  if (!action.table || Object.keys(action.table.rows).length === 0) return 0;
+  const before = entropy(p);
+  let after = 0;
+  for (const b of branches(model, p, action)) {
+    if (b.probability > 0) after += b.probability * entropy(b.posterior);
+  }
+  return Math.max(0, before - after);
+}

@@ -1,0 +1,398 @@
+import { createHash } from 'node:crypto';
+import type { Citation } from '../../contract/common.js';
+import {
+  type Action,
+  type Cause,
+  type EquipmentKind,
+  type Knowledge,
+  type Quantity,
+  quantityOutcomes,
+} from './knowledge-schema.js';
+import { anyPhraseOccurs, bestMatches, keywordScore, normaliseText, tokens } from './text-match.js';
+import type {
+  Expected,
+  ManualFact,
+  ModelAction,
+  ModelHypothesis,
+  OutcomeTable,
+  SessionContext,
+  SessionInit,
+  SessionModel,
+} from './types.js';
+
+export const RESIDUAL_ID = 'unknown';
+
+/** Verbs that make a manual step a part swap rather than a check. */
+const REPLACEMENT_WORDS = {
+  en: ['replace*', 'change the', 'exchange the', 'renew'],
+  fr: ['remplac*', 'changer l*', 'changer le', 'changer la'],
+  de: ['ersetz*', 'tausch*', 'austausch*', 'wechseln'],
+  es: ['sustitu*', 'reemplaz*', 'cambiar el', 'cambiar la'],
+  nl: ['vervang*'],
+};
+
+function costOf(k: Knowledge, a: Pick<Action, 'kind' | 'minutes' | 'invasiveness' | 'risk'>): number {
+  const c = k.settings.cost;
+  if (a.kind === 'escalate') return c.escalation;
+  return (
+    c.overhead_minutes +
+    a.minutes +
+    c.per_invasiveness_level * (a.invasiveness - 1) +
+    c.per_risk_level * a.risk
+  );
+}
+
+function normalise(values: number[]): number[] {
+  const total = values.reduce((s, v) => s + v, 0);
+  return values.map((v) => v / total);
+}
+
+function baselineOf(q: Quantity): number[] {
+  if (q.type === 'choice') return normalise(q.choices.map((c) => c.baseline));
+  if (q.type === 'boolean') return [q.baseline_true, 1 - q.baseline_true];
+  const defaults: Record<string, number> = { zero: 0.03, low: 0.1, normal: 0.77, high: 0.1 };
+  return normalise(quantityOutcomes(q).map((band) => q.baseline?.[band as 'low'] ?? defaults[band]!));
+}
+
+function nominalFor(q: Extract<Quantity, { type: 'number' }>, context: SessionContext): [number, number] {
+  for (const rule of q.nominal) {
+    const when = rule.when;
+    if (!when) return rule.range;
+    const emitterOk =
+      !when.emitter || (context.emitter !== undefined && when.emitter.includes(context.emitter));
+    const modeOk = !when.mode || (context.mode !== undefined && when.mode.includes(context.mode));
+    if (emitterOk && modeOk) return rule.range;
+  }
+  return q.nominal[q.nominal.length - 1]!.range;
+}
+
+function expectedOf(q: Quantity, context: SessionContext): Expected {
+  if (q.type === 'choice')
+    return { type: 'choice', choices: q.choices.map((c) => ({ id: c.id, label: c.label })) };
+  if (q.type === 'boolean') return { type: 'boolean' };
+  return {
+    type: 'number',
+    unit: q.unit,
+    nominal_range: nominalFor(q, context),
+    margin: q.margin,
+    zero: q.zero ?? null,
+    sided: q.sided,
+    absolute: q.absolute,
+  };
+}
+
+/** The residual and manual-only causes: no knowledge of their effects, so flatter than the baseline. */
+function flattened(baseline: number[], uniformMix: number): number[] {
+  const u = 1 / baseline.length;
+  return baseline.map((b) => (1 - uniformMix) * b + uniformMix * u);
+}
+
+function effectRow(k: Knowledge, q: Quantity, effects: Record<string, string>, baseline: number[]): number[] {
+  const outcomes = quantityOutcomes(q);
+  let shifted = 0;
+  const row = baseline.slice();
+  for (const strength of Object.values(effects)) shifted += k.settings.strengths[strength as 'weak'];
+  for (let i = 0; i < row.length; i++) row[i] = (1 - shifted) * row[i]!;
+  for (const [outcome, strength] of Object.entries(effects)) {
+    const i = outcomes.indexOf(outcome);
+    row[i] = row[i]! + k.settings.strengths[strength as 'weak'];
+  }
+  return row;
+}
+
+function withReliability(row: number[], baseline: number[], reliability: number): number[] {
+  if (reliability >= 1) return row;
+  return row.map((p, i) => reliability * p + (1 - reliability) * baseline[i]!);
+}
+
+interface ManualHypothesis {
+  hypothesis: ModelHypothesis;
+  /** Indices of the facts that list it. */
+  facts: number[];
+}
+
+interface ManualAnalysis {
+  /** Knowledge cause id -> citations of the facts that name it. */
+  matched: Map<string, Citation[]>;
+  unmatched: ManualHypothesis[];
+  /** Knowledge action id -> citations of the steps that describe it. */
+  actionCitations: Map<string, Citation[]>;
+  steps: { factIndex: number; order: number; text: string; safety: string | null; citation: Citation }[];
+  /** Fact index -> ids of every hypothesis the fact lists. */
+  listedBy: Map<number, string[]>;
+}
+
+function addCitation(map: Map<string, Citation[]>, id: string, citation: Citation): void {
+  const list = map.get(id) ?? [];
+  if (!list.some((c) => sameCitation(c, citation))) list.push(citation);
+  map.set(id, list);
+}
+
+export function sameCitation(a: Citation, b: Citation): boolean {
+  return a.document_id === b.document_id && a.page === b.page && a.page_end === b.page_end;
+}
+
+function analyseManual(facts: ManualFact[], causes: Cause[], actions: Action[]): ManualAnalysis {
+  const matched = new Map<string, Citation[]>();
+  const actionCitations = new Map<string, Citation[]>();
+  const byText = new Map<string, ManualHypothesis>();
+  const unmatched: ManualHypothesis[] = [];
+  const steps: ManualAnalysis['steps'] = [];
+  const listedBy = new Map<number, string[]>();
+
+  facts.forEach((fact, factIndex) => {
+    const listed: string[] = [];
+    for (const text of fact.causes) {
+      if (!text.trim()) continue;
+      const winners = bestMatches(causes, text);
+      if (winners.length > 0) {
+        for (const cause of winners) {
+          addCitation(matched, cause.id, fact.citation);
+          listed.push(cause.id);
+        }
+        continue;
+      }
+      const key = normaliseText(text);
+      let entry = byText.get(key);
+      if (!entry) {
+        entry = {
+          hypothesis: {
+            id: `manual-${unmatched.length + 1}`,
+            label: { en: text.trim(), fr: text.trim() },
+            source: 'manual',
+            prior: 0,
+            remedy: null,
+            citations: [],
+          },
+          facts: [],
+        };
+        byText.set(key, entry);
+        unmatched.push(entry);
+      }
+      if (!entry.hypothesis.citations.some((c) => sameCitation(c, fact.citation))) {
+        entry.hypothesis.citations.push(fact.citation);
+      }
+      entry.facts.push(factIndex);
+      listed.push(entry.hypothesis.id);
+    }
+    listedBy.set(factIndex, listed);
+
+    for (const step of [...fact.steps].sort((a, b) => a.order - b.order)) {
+      if (!step.text.trim()) continue;
+      const winners = bestMatches(actions, step.text);
+      if (winners.length > 0) {
+        for (const action of winners) addCitation(actionCitations, action.id, fact.citation);
+      } else {
+        steps.push({
+          factIndex,
+          order: step.order,
+          text: step.text.trim(),
+          safety: step.safety,
+          citation: fact.citation,
+        });
+      }
+    }
+  });
+  return { matched, unmatched, actionCitations, steps, listedBy };
+}
+
+/** Symptoms whose keyword groups all occur in the description, the code and the manual's titles. */
+function recogniseSymptoms(k: Knowledge, text: string): string[] {
+  const words = tokens(text);
+  return k.symptoms
+    .filter((s) => s.all.every((group) => anyPhraseOccurs(group, words)))
+    .filter((s) => !s.none || !anyPhraseOccurs(s.none, words))
+    .map((s) => s.id);
+}
+
+export function sessionId(knowledge: Knowledge, init: SessionInit): string {
+  const { id: _ignored, ...inputs } = init;
+  const digest = createHash('sha256')
+    .update(JSON.stringify({ knowledge: knowledge.version, inputs }))
+    .digest('hex');
+  return `ses_${digest.slice(0, 24)}`;
+}
+
+/**
+ * Builds the model a session runs on: its hypotheses with priors (knowledge causes of the equipment,
+ * shifted by the recognised symptoms and by the manual's causes; manual causes no knowledge cause
+ * matches; the unknown-cause residual) and every action with its outcome probabilities per hypothesis.
+ */
+export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
+  const kind: EquipmentKind = init.equipment;
+  const context = init.context ?? {};
+  const facts = init.manualFacts ?? [];
+  const quantities = new Map(k.quantities.map((q) => [q.id, q]));
+  const causes = k.causes.filter((c) => c.prior[kind] !== undefined);
+  const actions = k.actions.filter((a) => a.equipment.includes(kind));
+
+  const symptomText = [init.symptom ?? '', init.code ?? '', ...facts.map((f) => f.title)].join(' . ');
+  const symptoms = recogniseSymptoms(k, symptomText);
+  const manual = analyseManual(facts, causes, actions);
+
+  const descriptionWords = tokens(init.symptom ?? '');
+  const named = new Set(
+    causes.filter((c) => keywordScore(c.keywords, descriptionWords) > 0).map((c) => c.id),
+  );
+  const weights = new Map<string, number>();
+  for (const cause of causes) {
+    // Credit for every recognised symptom the cause explains; one penalty if it explains none of them.
+    let factor = 1;
+    let explains = false;
+    for (const id of symptoms) {
+      const shift = k.symptoms.find((s) => s.id === id)?.shifts[cause.id];
+      if (shift) {
+        factor *= k.settings.shifts[shift];
+        explains = true;
+      }
+    }
+    if (symptoms.length > 0 && !explains) factor *= k.settings.description.unlisted;
+    if (named.has(cause.id)) factor *= k.settings.description.named;
+    factor = Math.min(factor, k.settings.description.max_factor);
+    if (manual.matched.has(cause.id)) factor *= k.settings.manual.matched_boost;
+    weights.set(cause.id, cause.prior[kind]! * factor);
+  }
+  for (const m of manual.unmatched) weights.set(m.hypothesis.id, k.settings.manual.unmatched_weight);
+
+  const residualPrior = k.settings.residual.prior;
+  const total = [...weights.values()].reduce((s, w) => s + w, 0);
+  const hypotheses: ModelHypothesis[] = [
+    ...causes.map((c) => ({
+      id: c.id,
+      label: c.label,
+      source: (manual.matched.has(c.id) ? 'manual' : 'knowledge') as 'manual' | 'knowledge',
+      prior: ((1 - residualPrior) * weights.get(c.id)!) / total,
+      remedy: c.remedy,
+      citations: manual.matched.get(c.id) ?? [],
+    })),
+    ...manual.unmatched.map((m) => ({
+      ...m.hypothesis,
+      prior: ((1 - residualPrior) * weights.get(m.hypothesis.id)!) / total,
+    })),
+    {
+      id: RESIDUAL_ID,
+      label: { en: 'Unknown cause', fr: 'Cause inconnue' },
+      source: 'residual',
+      prior: residualPrior,
+      remedy: null,
+      citations: [],
+    },
+  ];
+  const flat = new Set([RESIDUAL_ID, ...manual.unmatched.map((m) => m.hypothesis.id)]);
+  const uniformMix = k.settings.residual.uniform_mix;
+
+  const affected = new Set<string>();
+  for (const c of causes) for (const q of Object.keys(c.effects)) affected.add(q);
+
+  const modelActions: ModelAction[] = actions.map((a) => {
+    const q = a.quantity ? quantities.get(a.quantity) : undefined;
+    let table: OutcomeTable | null = null;
+    let expected: Expected = { type: 'boolean' };
+    if (q) {
+      expected = expectedOf(q, context);
+      const baseline = baselineOf(q);
+      const rows: Record<string, number[]> = {};
+      if (affected.has(q.id)) {
+        for (const c of causes) {
+          const effects = c.effects[q.id];
+          if (effects && Object.keys(effects).length > 0) {
+            rows[c.id] = withReliability(effectRow(k, q, effects, baseline), baseline, a.reliability);
+          }
+        }
+        for (const id of flat)
+          rows[id] = withReliability(flattened(baseline, uniformMix), baseline, a.reliability);
+      }
+      table = { outcomes: quantityOutcomes(q), baseline, rows };
+    } else if (a.kind === 'repair') {
+      const other = k.settings.repair.fixed_if_other;
+      const rows: Record<string, number[]> = {};
+      for (const [id, p] of Object.entries(a.fixes ?? {})) {
+        if (weights.has(id)) rows[id] = [p, 1 - p];
+      }
+      const residual = k.settings.repair.fixed_if_residual;
+      for (const id of flat) rows[id] = [residual, 1 - residual];
+      table = { outcomes: ['true', 'false'], baseline: [other, 1 - other], rows };
+    }
+    return {
+      id: a.id,
+      kind: a.kind,
+      label: a.label,
+      prompt: a.prompt,
+      source: 'knowledge',
+      quantity: q?.id ?? null,
+      quantityLabel: q?.label ?? null,
+      expected,
+      table,
+      minutes: a.minutes,
+      invasiveness: a.invasiveness,
+      risk: a.risk,
+      cost: costOf(k, a),
+      replacement: a.replacement,
+      warrantyRelevant: a.warranty_relevant,
+      escalation: a.escalation ?? null,
+      reliability: a.reliability,
+      fixes: Object.fromEntries(Object.entries(a.fixes ?? {}).filter(([id]) => weights.has(id))),
+      safety: a.safety ?? null,
+      citations: manual.actionCitations.get(a.id) ?? [],
+    };
+  });
+
+  // A manual step no knowledge action describes is asked as it stands: did it find or clear the fault?
+  for (const step of manual.steps) {
+    const listed = manual.listedBy.get(step.factIndex) ?? [];
+    const yes = k.settings.manual.step_yes_if_listed;
+    const otherwise = k.settings.manual.step_yes_otherwise;
+    const rows: Record<string, number[]> = {};
+    for (const id of listed) rows[id] = [yes, 1 - yes];
+    rows[RESIDUAL_ID] = flattened([otherwise, 1 - otherwise], uniformMix);
+    const safety = step.safety ? { en: step.safety, fr: step.safety } : null;
+    const stepAction = { kind: 'check' as const, minutes: 10, invasiveness: 2, risk: 1 };
+    modelActions.push({
+      id: `manual-step-${step.factIndex + 1}-${step.order}`,
+      label: { en: step.text, fr: step.text },
+      prompt: { en: step.text, fr: step.text },
+      source: 'manual',
+      quantity: null,
+      quantityLabel: null,
+      expected: { type: 'boolean' },
+      table: { outcomes: ['true', 'false'], baseline: [otherwise, 1 - otherwise], rows },
+      ...stepAction,
+      cost: costOf(k, stepAction),
+      replacement: anyPhraseOccurs(REPLACEMENT_WORDS, tokens(step.text)),
+      warrantyRelevant: false,
+      escalation: null,
+      reliability: 1,
+      fixes: {},
+      safety,
+      citations: [step.citation],
+    });
+  }
+
+  const citations: Citation[] = [];
+  for (const fact of facts) {
+    if (!citations.some((c) => sameCitation(c, fact.citation))) citations.push(fact.citation);
+  }
+
+  const s = k.settings;
+  return {
+    knowledgeVersion: k.version,
+    hypotheses,
+    actions: modelActions,
+    settings: {
+      threshold: init.threshold ?? s.conclusion.threshold,
+      replacementThreshold: Math.max(
+        init.replacementThreshold ?? s.conclusion.replacement_threshold,
+        init.threshold ?? s.conclusion.threshold,
+      ),
+      residualEscalateAt: s.residual.escalate_at,
+      budget: init.budget ?? s.budget_turns,
+      minAnswers: s.conclusion.min_answers,
+      minGainBits: s.selection.min_gain_bits,
+      ruleOutRatio: s.selection.rule_out_ratio,
+      escalationCost: s.cost.escalation,
+    },
+    symptoms,
+    named: [...named],
+    citations,
+  };
+}

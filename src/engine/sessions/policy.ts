@@ -1,0 +1,316 @@
+import { branches, type Distribution, expectedGain, likelihoodRow, predictive } from './inference.js';
+import { RESIDUAL_ID } from './model.js';
+import type { ModelAction, ModelHypothesis, Outcome, SessionModel } from './types.js';
+
+/** The quantity whose answer gates part swaps on a unit still under warranty. */
+export const WARRANTY_QUANTITY = 'under_warranty';
+
+export interface Situation {
+  model: SessionModel;
+  posterior: Distribution;
+  /** Actions answered, with a value or as unknown, and actions covered by initial readings. */
+  answered: Set<string>;
+  /** Quantity -> reliability of the best valued answer it has. */
+  quantityReliability: Map<string, number>;
+  turnsUsed: number;
+  /** Answers with a value, initial readings included. */
+  answers: number;
+  warranty: boolean | null;
+}
+
+export type Decision =
+  | { kind: 'ask'; actionId: string }
+  | { kind: 'finish'; status: 'concluded' | 'escalated'; outcome: Outcome };
+
+const EPSILON = 1e-12;
+
+function isInformation(a: ModelAction): boolean {
+  return a.kind === 'observe' || a.kind === 'measure' || a.kind === 'check';
+}
+
+function available(s: Situation, a: ModelAction): boolean {
+  if (a.kind === 'escalate' || !a.table || s.answered.has(a.id)) return false;
+  if (a.quantity) {
+    const best = s.quantityReliability.get(a.quantity);
+    if (best !== undefined && best >= a.reliability) return false;
+  }
+  // A manual step that swaps a part is only ever cited, never asked as a check.
+  if (a.source === 'manual' && a.replacement) return false;
+  return true;
+}
+
+function actionById(model: SessionModel, id: string | null): ModelAction | undefined {
+  return id ? model.actions.find((a) => a.id === id) : undefined;
+}
+
+function topHypothesis(model: SessionModel, p: Distribution, among?: ModelHypothesis[]): ModelHypothesis {
+  let best: ModelHypothesis | undefined;
+  for (const h of among ?? model.hypotheses) {
+    if (h.id === RESIDUAL_ID) continue;
+    if (!best || (p[h.id] ?? 0) > (p[best.id] ?? 0) + EPSILON) best = h;
+  }
+  return best!;
+}
+
+interface RemedyGroup {
+  members: ModelHypothesis[];
+  mass: number;
+  top: ModelHypothesis;
+}
+
+/**
+ * Hypotheses grouped by the remedy they call for (a manual-only cause stands alone), the heaviest
+ * group first: when one repair settles every likely cause, which of them it is does not change the work.
+ */
+function heaviestRemedyGroup(model: SessionModel, p: Distribution): RemedyGroup {
+  const groups = new Map<string, ModelHypothesis[]>();
+  for (const h of model.hypotheses) {
+    if (h.id === RESIDUAL_ID) continue;
+    const key = h.remedy ?? `hypothesis:${h.id}`;
+    groups.set(key, [...(groups.get(key) ?? []), h]);
+  }
+  let best: RemedyGroup | undefined;
+  for (const members of groups.values()) {
+    const mass = members.reduce((sum, h) => sum + (p[h.id] ?? 0), 0);
+    if (!best || mass > best.mass + EPSILON) best = { members, mass, top: topHypothesis(model, p, members) };
+  }
+  return best!;
+}
+
+interface RepairStep {
+  hypothesis: ModelHypothesis;
+  remedy: ModelAction | undefined;
+  probability: number;
+  success: number;
+  cost: number;
+}
+
+/** Every hypothesis's remedy, ordered by probability of success over cost (Heckerman et al. 1995). */
+function repairOrder(model: SessionModel, p: Distribution): RepairStep[] {
+  const steps = model.hypotheses.map((h, index) => {
+    const remedy = actionById(model, h.remedy);
+    const success = remedy?.kind === 'repair' ? (remedy.fixes[h.id] ?? 1) : 1;
+    const cost = remedy ? remedy.cost : model.settings.escalationCost;
+    return { hypothesis: h, remedy, probability: p[h.id] ?? 0, success, cost, index };
+  });
+  steps.sort((a, b) => {
+    const d = (b.probability * b.success) / b.cost - (a.probability * a.success) / a.cost;
+    return Math.abs(d) > EPSILON ? d : a.index - b.index;
+  });
+  return steps;
+}
+
+/** Expected cost of repairing by following the p/C order until the fault clears. */
+export function expectedRepairCost(model: SessionModel, p: Distribution): number {
+  let remaining = 1;
+  let cost = 0;
+  for (const step of repairOrder(model, p)) {
+    if (remaining <= EPSILON) break;
+    cost += remaining * step.cost;
+    remaining -= step.probability * step.success;
+  }
+  return cost;
+}
+
+function expectedCostAfter(model: SessionModel, p: Distribution, action: ModelAction): number {
+  let cost = action.cost;
+  for (const b of branches(model, p, action)) {
+    if (b.probability > 0) cost += b.probability * expectedRepairCost(model, b.posterior);
+  }
+  return cost;
+}
+
+/**
+ * Whether the action could rule the group of hypotheses out: one of its outcomes, reasonably likely
+ * under the current beliefs, is one the group rarely produces while a system without that fault
+ * commonly shows it (likelihood ratio against the baseline at most `ruleOutRatio`).
+ */
+export function canRuleOut(
+  model: SessionModel,
+  p: Distribution,
+  action: ModelAction,
+  ids: string[],
+): boolean {
+  if (!action.table) return false;
+  const group = new Set(ids);
+  const pred = predictive(model, p, action);
+  const inside = pred.map(() => 0);
+  let mass = 0;
+  for (const h of model.hypotheses) {
+    if (!group.has(h.id)) continue;
+    const ph = p[h.id] ?? 0;
+    mass += ph;
+    const row = likelihoodRow(action, h.id);
+    for (let i = 0; i < row.length; i++) inside[i] = inside[i]! + ph * row[i]!;
+  }
+  if (mass <= 0) return false;
+  const baseline = action.table.baseline;
+  for (let i = 0; i < pred.length; i++) {
+    const own = inside[i]! / mass;
+    if (pred[i]! >= 0.01 && own / baseline[i]! <= model.settings.ruleOutRatio) return true;
+  }
+  return false;
+}
+
+interface Scored {
+  action: ModelAction;
+  gain: number;
+  score: number;
+}
+
+function bestByGainPerCost(
+  model: SessionModel,
+  p: Distribution,
+  actions: ModelAction[],
+  minGain = model.settings.minGainBits,
+): Scored | undefined {
+  let best: Scored | undefined;
+  for (const action of actions) {
+    const gain = expectedGain(model, p, action);
+    if (gain < minGain || gain <= 0) continue;
+    const score = gain / action.cost;
+    if (
+      !best ||
+      score > best.score + EPSILON ||
+      (Math.abs(score - best.score) <= EPSILON && action.cost < best.action.cost)
+    ) {
+      best = { action, gain, score };
+    }
+  }
+  return best;
+}
+
+function repairPlan(s: Situation): string[] {
+  const plan: string[] = [];
+  for (const step of repairOrder(s.model, s.posterior)) {
+    if (step.probability < 0.02 || !step.remedy || s.answered.has(step.remedy.id)) continue;
+    if (!plan.includes(step.remedy.id)) plan.push(step.remedy.id);
+  }
+  return plan;
+}
+
+function escalationAction(
+  model: SessionModel,
+  target: 'manufacturer_service' | 'warranty',
+): ModelAction | undefined {
+  return model.actions.find((a) => a.kind === 'escalate' && a.escalation === target);
+}
+
+function finish(
+  s: Situation,
+  status: 'concluded' | 'escalated',
+  reason: Outcome['reason'],
+  cause: ModelHypothesis | null,
+  action: ModelAction | undefined,
+): Decision {
+  return {
+    kind: 'finish',
+    status,
+    outcome: {
+      kind: status === 'concluded' ? 'cause_found' : 'escalation',
+      reason,
+      cause_id: cause?.id ?? null,
+      probability: cause ? (s.posterior[cause.id] ?? 0) : null,
+      action_id: action?.id ?? null,
+      escalation: action?.escalation ?? null,
+      repair_plan: status === 'escalated' && !cause ? repairPlan(s) : [],
+    },
+  };
+}
+
+/** The outcome recorded when the technician closes a session that was still active. */
+export function closedOutcome(s: Situation): Outcome {
+  return {
+    kind: 'closed',
+    reason: 'closed_by_user',
+    cause_id: null,
+    probability: null,
+    action_id: null,
+    escalation: null,
+    repair_plan: repairPlan(s),
+  };
+}
+
+/**
+ * What the session does next: conclude when one hypothesis dominates (after the checks that could
+ * still rule out a part swap, and the warranty question for a major part), escalate when the unknown
+ * cause dominates or the budget is spent, otherwise ask the observation with the best information gain
+ * per unit of cost, unless carrying out the cheapest likely repair first costs less in expectation.
+ */
+export function decide(s: Situation): Decision {
+  const { model, posterior: p } = s;
+  const settings = model.settings;
+  const withinBudget = s.turnsUsed < settings.budget;
+  const candidates = model.actions.filter((a) => available(s, a));
+
+  if ((p[RESIDUAL_ID] ?? 0) >= settings.residualEscalateAt) {
+    return finish(
+      s,
+      'escalated',
+      'residual_dominates',
+      null,
+      escalationAction(model, 'manufacturer_service'),
+    );
+  }
+
+  const group = heaviestRemedyGroup(model, p);
+  const top = group.top;
+  const remedy = actionById(model, top.remedy);
+  const threshold = remedy?.replacement ? settings.replacementThreshold : settings.threshold;
+  if (group.mass >= threshold - EPSILON && s.answers >= settings.minAnswers) {
+    if (remedy?.replacement) {
+      const ids = group.members.map((h) => h.id);
+      const ruling = candidates.filter(
+        (a) => isInformation(a) && !a.replacement && a.cost < remedy.cost && canRuleOut(model, p, a, ids),
+      );
+      // Every check that could still rule the part out comes first, however sure the session is;
+      // with no turn left for it, the part is not proposed at all.
+      const best = bestByGainPerCost(model, p, ruling, 0);
+      if (best && withinBudget) return { kind: 'ask', actionId: best.action.id };
+      if (best)
+        return finish(s, 'escalated', 'budget_spent', null, escalationAction(model, 'manufacturer_service'));
+    }
+    if (remedy?.warrantyRelevant) {
+      if (s.warranty === true) {
+        return finish(s, 'escalated', 'under_warranty', top, escalationAction(model, 'warranty'));
+      }
+      const question = candidates.find((a) => a.quantity === WARRANTY_QUANTITY);
+      if (s.warranty === null && question && withinBudget) return { kind: 'ask', actionId: question.id };
+    }
+    if (remedy?.kind === 'escalate') return finish(s, 'escalated', 'cause_requires_escalation', top, remedy);
+    return finish(s, 'concluded', 'dominant_hypothesis', top, remedy);
+  }
+
+  if (!withinBudget) {
+    return finish(s, 'escalated', 'budget_spent', null, escalationAction(model, 'manufacturer_service'));
+  }
+
+  const observations = candidates.filter(isInformation);
+  const repairs = candidates.filter((a) => a.kind === 'repair' && !a.replacement);
+  const bestObservation = bestByGainPerCost(model, p, observations);
+
+  const next = repairOrder(model, p).find((step) => step.remedy && !s.answered.has(step.remedy.id));
+  const repairFirst =
+    next?.remedy &&
+    repairs.includes(next.remedy) &&
+    expectedGain(model, p, next.remedy) >= settings.minGainBits
+      ? next.remedy
+      : undefined;
+  if (repairFirst) {
+    const repairNow = expectedRepairCost(model, p);
+    if (!bestObservation || repairNow <= expectedCostAfter(model, p, bestObservation.action) + EPSILON) {
+      return { kind: 'ask', actionId: repairFirst.id };
+    }
+  }
+  if (bestObservation) return { kind: 'ask', actionId: bestObservation.action.id };
+
+  const fallback = bestByGainPerCost(model, p, repairs);
+  if (fallback) return { kind: 'ask', actionId: fallback.action.id };
+  return finish(
+    s,
+    'escalated',
+    'no_discriminating_action',
+    null,
+    escalationAction(model, 'manufacturer_service'),
+  );
+}

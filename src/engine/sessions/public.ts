@@ -1,0 +1,192 @@
+import type { Citation } from '../../contract/common.js';
+import type {
+  ExpectedResponse,
+  NextAction,
+  Session,
+  SessionEquipment,
+  SessionHistoryEntry,
+  SessionHypothesis,
+  SessionOutcome,
+  SessionSummary,
+} from '../../contract/sessions.js';
+import { answerWeights, priorOf, update } from './inference.js';
+import type { Labels } from './knowledge-schema.js';
+import { RESIDUAL_ID, sameCitation } from './model.js';
+import type { ModelAction, SessionState } from './types.js';
+
+export type Language = 'en' | 'fr';
+
+export interface PublicOptions {
+  lang?: Language;
+}
+
+const REPAIR_QUESTION: Labels = { en: 'Did the fault clear?', fr: 'Le défaut a-t-il disparu ?' };
+const STEP_QUESTION: Labels = {
+  en: 'Did this step find or clear the fault?',
+  fr: 'Cette étape a-t-elle trouvé ou supprimé le défaut ?',
+};
+
+function round(p: number): number {
+  return Math.round(p * 1e6) / 1e6;
+}
+
+function text(labels: Labels, lang: Language): string {
+  return labels[lang];
+}
+
+function uniqueCitations(lists: Citation[][]): Citation[] {
+  const out: Citation[] = [];
+  for (const list of lists) for (const c of list) if (!out.some((o) => sameCitation(o, c))) out.push(c);
+  return out;
+}
+
+/** The prompt as shown: a repair or a manual step ends with the question its yes/no answers. */
+export function actionPrompt(action: ModelAction, lang: Language): string {
+  const prompt = text(action.prompt, lang);
+  if (action.kind === 'repair') return `${prompt} ${text(REPAIR_QUESTION, lang)}`;
+  if (action.source === 'manual') return `${prompt} ${text(STEP_QUESTION, lang)}`;
+  return prompt;
+}
+
+function expectedOf(action: ModelAction, lang: Language): ExpectedResponse {
+  const e = action.expected;
+  if (e.type === 'number') return { type: 'number', unit: e.unit, nominal_range: e.nominal_range };
+  if (e.type === 'choice')
+    return { type: 'choice', choices: e.choices.map((c) => ({ id: c.id, label: text(c.label, lang) })) };
+  return { type: 'boolean' };
+}
+
+export function publicAction(action: ModelAction, lang: Language = 'en'): NextAction {
+  const safety = action.safety ? text(action.safety, lang) : null;
+  return {
+    id: action.id,
+    kind: action.kind,
+    label: text(action.label, lang),
+    prompt: actionPrompt(action, lang),
+    expected: expectedOf(action, lang),
+    minutes: action.minutes,
+    safety,
+    citations: action.citations,
+  };
+}
+
+function equipmentOf(state: SessionState): SessionEquipment {
+  const e = state.equipment;
+  const out: SessionEquipment = { brand: e.brand, model: e.model, equipment: e.kind };
+  if (e.code !== null) out.code = e.code;
+  if (e.symptom !== null) out.symptom = e.symptom;
+  if (Object.keys(e.context).length > 0) out.context = { ...e.context };
+  return out;
+}
+
+function hypothesesOf(state: SessionState, lang: Language): SessionHypothesis[] {
+  const order = new Map(state.model.hypotheses.map((h, i) => [h.id, i]));
+  return state.model.hypotheses
+    .map((h) => ({
+      id: h.id,
+      label: text(h.label, lang),
+      probability: round(state.posterior[h.id] ?? 0),
+      source: h.source,
+      citations: h.citations,
+    }))
+    .sort((a, b) => b.probability - a.probability || order.get(a.id)! - order.get(b.id)!);
+}
+
+function actionById(state: SessionState, id: string): ModelAction {
+  return state.model.actions.find((a) => a.id === id)!;
+}
+
+/** Each answer with the hypothesis that led after it, replayed from the priors. */
+function historyOf(state: SessionState, lang: Language): SessionHistoryEntry[] {
+  const model = state.model;
+  let p = priorOf(model);
+  for (const r of state.initial_readings) {
+    const action = actionById(state, r.action_id);
+    p = update(model, p, action, answerWeights(action, r.value));
+  }
+  return state.history.map((item) => {
+    const action = actionById(state, item.action_id);
+    if ('value' in item.answer) p = update(model, p, action, answerWeights(action, item.answer.value));
+    let top = { id: RESIDUAL_ID, probability: 0 };
+    for (const h of model.hypotheses) {
+      const ph = p[h.id] ?? 0;
+      if (ph > top.probability) top = { id: h.id, probability: ph };
+    }
+    return {
+      turn: item.turn,
+      action_id: action.id,
+      kind: action.kind,
+      prompt: actionPrompt(action, lang),
+      value: 'value' in item.answer ? item.answer.value : { unknown: true as const },
+      top_hypothesis: { id: top.id, probability: round(top.probability) },
+      citations: action.citations,
+    };
+  });
+}
+
+function outcomeOf(state: SessionState, lang: Language): SessionOutcome | undefined {
+  const o = state.outcome;
+  if (!o) return undefined;
+  const cause = o.cause_id ? state.model.hypotheses.find((h) => h.id === o.cause_id) : undefined;
+  const action = o.action_id ? actionById(state, o.action_id) : undefined;
+  return {
+    kind: o.kind,
+    reason: o.reason,
+    cause: cause
+      ? { id: cause.id, label: text(cause.label, lang), probability: round(o.probability ?? 0) }
+      : null,
+    action: action
+      ? {
+          id: action.id,
+          kind: action.kind,
+          label: text(action.label, lang),
+          prompt: text(action.prompt, lang),
+        }
+      : null,
+    escalation: o.escalation,
+    repair_plan: o.repair_plan.map((id) => ({ id, label: text(actionById(state, id).label, lang) })),
+    citations: uniqueCitations([
+      cause?.citations ?? [],
+      action?.citations ?? [],
+      cause?.source === 'manual' ? state.model.citations : [],
+    ]),
+  };
+}
+
+/** The session as the contract shows it (REST body, MCP structured content, CLI view). */
+export function toPublic(state: SessionState, options: PublicOptions = {}): Session {
+  const lang = options.lang ?? 'en';
+  const next = state.next_action_id ? actionById(state, state.next_action_id) : undefined;
+  const session: Session = {
+    id: state.id,
+    status: state.status,
+    equipment: equipmentOf(state),
+    hypotheses: hypothesesOf(state, lang),
+    next_action: next ? publicAction(next, lang) : null,
+    history: historyOf(state, lang),
+    turns: { used: state.history.length, budget: state.model.settings.budget },
+  };
+  const outcome = outcomeOf(state, lang);
+  if (outcome) session.outcome = outcome;
+  return session;
+}
+
+/** The path taken, the outcome, and every page cited along the way. */
+export function summary(state: SessionState, options: PublicOptions = {}): SessionSummary {
+  const lang = options.lang ?? 'en';
+  const path = historyOf(state, lang);
+  const outcome = outcomeOf(state, lang) ?? null;
+  return {
+    session_id: state.id,
+    status: state.status,
+    equipment: equipmentOf(state),
+    path,
+    outcome,
+    citations: uniqueCitations([
+      state.model.citations,
+      ...state.model.hypotheses.map((h) => h.citations),
+      ...path.map((p) => p.citations),
+      outcome?.citations ?? [],
+    ]),
+  };
+}

@@ -1,0 +1,168 @@
+import {
+  ActionMismatchError,
+  InvalidResponseError,
+  NothingToUndoError,
+  SessionClosedError,
+  SessionError,
+  SessionFinishedError,
+} from './errors.js';
+import { answerWeights, type Distribution, priorOf, update } from './inference.js';
+import type { Knowledge } from './knowledge-schema.js';
+import { compileModel, sessionId } from './model.js';
+import { closedOutcome, decide, type Situation, WARRANTY_QUANTITY } from './policy.js';
+import type { Answer, AnswerValue, ModelAction, Response, SessionInit, SessionState } from './types.js';
+
+function actionOf(state: Pick<SessionState, 'model' | 'id'>, id: string): ModelAction {
+  const action = state.model.actions.find((a) => a.id === id);
+  if (!action)
+    throw new SessionError('invalid_session', `session ${state.id} refers to unknown action ${id}`);
+  return action;
+}
+
+/** Replays the initial readings and the answers from the priors: the posterior and what they leave known. */
+function replay(state: SessionState): Situation {
+  const model = state.model;
+  let posterior: Distribution = priorOf(model);
+  const answered = new Set<string>();
+  const quantityReliability = new Map<string, number>();
+  let warranty: boolean | null = null;
+  let answers = 0;
+
+  const apply = (action: ModelAction, value: AnswerValue) => {
+    answers += 1;
+    posterior = update(model, posterior, action, answerWeights(action, value));
+    if (action.quantity) {
+      quantityReliability.set(
+        action.quantity,
+        Math.max(quantityReliability.get(action.quantity) ?? 0, action.reliability),
+      );
+      if (action.quantity === WARRANTY_QUANTITY && typeof value === 'boolean') warranty = value;
+    }
+  };
+  for (const reading of state.initial_readings) {
+    const action = actionOf(state, reading.action_id);
+    answered.add(action.id);
+    apply(action, reading.value);
+  }
+  for (const item of state.history) {
+    const action = actionOf(state, item.action_id);
+    answered.add(action.id);
+    if ('value' in item.answer) apply(action, item.answer.value);
+  }
+  return {
+    model,
+    posterior,
+    answered,
+    quantityReliability,
+    turnsUsed: state.history.length,
+    answers,
+    warranty,
+  };
+}
+
+/** Recomputes the beliefs and takes the next decision: the next action, or the outcome. */
+function evaluate(state: SessionState): SessionState {
+  const situation = replay(state);
+  const decision = decide(situation);
+  const base = { ...state, posterior: situation.posterior, closed_from: null };
+  if (decision.kind === 'ask') {
+    return { ...base, status: 'active', next_action_id: decision.actionId, outcome: null };
+  }
+  return { ...base, status: decision.status, next_action_id: null, outcome: decision.outcome };
+}
+
+/** The action a reading of this quantity stands for: the most reliable one, then the cheapest. */
+function readingAction(state: SessionState, quantity: string): ModelAction {
+  const candidates = state.model.actions
+    .filter((a) => a.quantity === quantity && a.table)
+    .sort((a, b) => b.reliability - a.reliability || a.cost - b.cost);
+  const action = candidates[0];
+  if (!action) {
+    throw new InvalidResponseError(`quantity ${quantity} is not known for ${state.equipment.kind} equipment`);
+  }
+  return action;
+}
+
+/**
+ * Opens a session: builds its model (hypotheses from the knowledge and the manual's facts, with the
+ * symptoms recognised in the description), applies the readings already taken, and chooses the first
+ * action. Deterministic: equal inputs and knowledge give equal states.
+ */
+export function createSession(knowledge: Knowledge, init: SessionInit): SessionState {
+  const model = compileModel(knowledge, init);
+  const state: SessionState = {
+    format: 'heatsource.session/1',
+    id: init.id ?? sessionId(knowledge, init),
+    status: 'active',
+    equipment: {
+      kind: init.equipment,
+      brand: init.brand,
+      model: init.model,
+      code: init.code ?? null,
+      symptom: init.symptom ?? null,
+      context: init.context ?? {},
+    },
+    model,
+    initial_readings: [],
+    history: [],
+    posterior: {},
+    next_action_id: null,
+    outcome: null,
+    closed_from: null,
+  };
+  for (const reading of init.readings ?? []) {
+    const action = readingAction(state, reading.quantity);
+    answerWeights(action, reading.value);
+    if (state.initial_readings.some((r) => r.action_id === action.id)) {
+      throw new InvalidResponseError(`quantity ${reading.quantity} is given twice`);
+    }
+    state.initial_readings.push({ action_id: action.id, quantity: reading.quantity, value: reading.value });
+  }
+  return evaluate(state);
+}
+
+/** The pending action, or null when the session has concluded, escalated or closed. */
+export function nextAction(state: SessionState): ModelAction | null {
+  return state.next_action_id ? actionOf(state, state.next_action_id) : null;
+}
+
+function parseAnswer(action: ModelAction, value: Response['value']): Answer {
+  if (typeof value === 'object' && value !== null) {
+    if ((value as { unknown?: unknown }).unknown === true && Object.keys(value).length === 1)
+      return { unknown: true };
+    throw new InvalidResponseError('an answer is a boolean, a number, a string, or {"unknown": true}');
+  }
+  answerWeights(action, value);
+  return { value };
+}
+
+/**
+ * Records the answer to the pending action and moves on. "Unknown" is not evidence: the
+ * probabilities stay as they were and the action is not asked again.
+ */
+export function respond(state: SessionState, response: Response): SessionState {
+  if (state.status === 'closed') throw new SessionClosedError(state.id);
+  if (state.status !== 'active' || !state.next_action_id)
+    throw new SessionFinishedError(state.id, state.status);
+  if (response.action_id !== state.next_action_id) {
+    throw new ActionMismatchError(state.next_action_id, response.action_id);
+  }
+  const action = actionOf(state, response.action_id);
+  const answer = parseAnswer(action, response.value);
+  const history = [...state.history, { turn: state.history.length + 1, action_id: action.id, answer }];
+  return evaluate({ ...state, history });
+}
+
+/** Takes back the last answer: the session is replayed without it (a concluded session reopens). */
+export function undo(state: SessionState): SessionState {
+  if (state.status === 'closed') throw new SessionClosedError(state.id);
+  if (state.history.length === 0) throw new NothingToUndoError(state.id);
+  return evaluate({ ...state, history: state.history.slice(0, -1) });
+}
+
+/** Closes the session; closing a closed session changes nothing. */
+export function close(state: SessionState): SessionState {
+  if (state.status === 'closed') return state;
+  const outcome = state.status === 'active' ? closedOutcome(replay(state)) : state.outcome;
+  return { ...state, status: 'closed', closed_from: state.status, next_action_id: null, outcome };
+}

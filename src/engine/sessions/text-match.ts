@@ -1,0 +1,89 @@
+import type { Keywords } from './knowledge-schema.js';
+
+/** Lower case, no accents, words separated by single spaces (apostrophes and hyphens split words). */
+export function normaliseText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/[^\p{L}\p{N}*]+/gu, ' ')
+    .trim();
+}
+
+export function tokens(text: string): string[] {
+  const norm = normaliseText(text).replace(/\*/g, ' ');
+  return norm ? norm.split(' ') : [];
+}
+
+interface Phrase {
+  words: string[];
+}
+
+function compilePhrase(phrase: string): Phrase {
+  return { words: normaliseText(phrase).split(' ').filter(Boolean) };
+}
+
+function wordMatches(pattern: string, token: string): boolean {
+  if (pattern.endsWith('*')) return token.startsWith(pattern.slice(0, -1));
+  return pattern === token;
+}
+
+function phraseOccurs(phrase: Phrase, words: string[]): boolean {
+  const n = phrase.words.length;
+  if (n === 0) return false;
+  for (let i = 0; i + n <= words.length; i++) {
+    let ok = true;
+    for (let j = 0; j < n; j++) {
+      if (!wordMatches(phrase.words[j]!, words[i + j]!)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
+export function allPhrases(keywords: Keywords): string[] {
+  return [...keywords.en, ...keywords.fr, ...keywords.de, ...keywords.es, ...keywords.nl];
+}
+
+/** Whether any phrase of any language occurs in the text's words. */
+export function anyPhraseOccurs(keywords: Keywords, words: string[]): boolean {
+  return allPhrases(keywords).some((p) => phraseOccurs(compilePhrase(p), words));
+}
+
+/**
+ * How well a text matches a keyword set: the summed word counts of the distinct phrases that occur,
+ * so that a specific phrase ("pump fuse") outweighs a generic one ("pump").
+ */
+export function keywordScore(keywords: Keywords, words: string[]): number {
+  const seen = new Set<string>();
+  let score = 0;
+  for (const phrase of allPhrases(keywords)) {
+    const compiled = compilePhrase(phrase);
+    const key = compiled.words.join(' ');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (phraseOccurs(compiled, words)) score += compiled.words.length;
+  }
+  return score;
+}
+
+/** The ids whose keywords match the text best (all of them on a tie), or none when nothing matches. */
+export function bestMatches<T extends { id: string; keywords: Keywords }>(items: T[], text: string): T[] {
+  const words = tokens(text);
+  let best = 0;
+  let winners: T[] = [];
+  for (const item of items) {
+    const score = keywordScore(item.keywords, words);
+    if (score > best) {
+      best = score;
+      winners = [item];
+    } else if (score === best && score > 0) {
+      winners.push(item);
+    }
+  }
+  return winners;
+}

@@ -1,0 +1,198 @@
+import type { Citation } from '../../contract/common.js';
+import type {
+  ActionKind,
+  Emitter,
+  EquipmentKind,
+  EscalationTarget,
+  Labels,
+  OperatingMode,
+} from './knowledge-schema.js';
+
+/** One entry of a manual's error-code table for the session's code and model, as the bundle holds it. */
+export interface ManualFact {
+  code: string;
+  title: string;
+  causes: string[];
+  steps: { order: number; text: string; safety: string | null }[];
+  citation: Citation;
+}
+
+export interface SessionContext {
+  emitter?: Emitter;
+  mode?: OperatingMode;
+}
+
+/** A reading the technician already has when the session starts (not counted as a turn). */
+export interface InitialReading {
+  quantity: string;
+  value: AnswerValue;
+}
+
+export interface SessionInit {
+  equipment: EquipmentKind;
+  brand: string;
+  model: string;
+  code?: string;
+  symptom?: string;
+  context?: SessionContext;
+  manualFacts?: ManualFact[];
+  readings?: InitialReading[];
+  /** Maximum number of actions asked before the session escalates. */
+  budget?: number;
+  /** Probability at which a hypothesis dominates (and the higher one for part replacements). */
+  threshold?: number;
+  replacementThreshold?: number;
+  /** Default: a digest of the inputs, so that equal inputs give equal sessions. */
+  id?: string;
+}
+
+export type AnswerValue = boolean | number | string;
+export type Answer = { value: AnswerValue } | { unknown: true };
+
+export interface Response {
+  action_id: string;
+  value: AnswerValue | { unknown: true };
+}
+
+export type HypothesisSource = 'knowledge' | 'manual' | 'residual';
+
+export interface ModelHypothesis {
+  id: string;
+  label: Labels;
+  source: HypothesisSource;
+  prior: number;
+  /** The action that removes the cause or hands it on; null for the residual and manual-only causes. */
+  remedy: string | null;
+  citations: Citation[];
+}
+
+export interface ExpectedNumber {
+  type: 'number';
+  unit: string;
+  nominal_range: [number, number];
+  margin: number;
+  zero: number | null;
+  sided: 'both' | 'upper' | 'lower';
+  absolute: boolean;
+}
+
+export interface ExpectedChoice {
+  type: 'choice';
+  choices: { id: string; label: Labels }[];
+}
+
+export interface ExpectedBoolean {
+  type: 'boolean';
+}
+
+export type Expected = ExpectedNumber | ExpectedChoice | ExpectedBoolean;
+
+/**
+ * Outcome probabilities of an action for each hypothesis. Hypotheses absent from `rows` follow the
+ * baseline; rows are stored sparsely so that a session carries its own model at a small size.
+ */
+export interface OutcomeTable {
+  outcomes: string[];
+  baseline: number[];
+  rows: Record<string, number[]>;
+}
+
+export interface ModelAction {
+  id: string;
+  kind: ActionKind;
+  label: Labels;
+  prompt: Labels;
+  source: 'knowledge' | 'manual';
+  quantity: string | null;
+  quantityLabel: Labels | null;
+  expected: Expected;
+  table: OutcomeTable | null;
+  minutes: number;
+  invasiveness: number;
+  risk: number;
+  cost: number;
+  replacement: boolean;
+  warrantyRelevant: boolean;
+  escalation: EscalationTarget | null;
+  /** Reliability of the reading: among actions on one quantity, the most reliable answer stands. */
+  reliability: number;
+  /** Hypotheses a repair targets, with the probability it clears each. */
+  fixes: Record<string, number>;
+  safety: Labels | null;
+  citations: Citation[];
+}
+
+export interface ModelSettings {
+  threshold: number;
+  replacementThreshold: number;
+  residualEscalateAt: number;
+  budget: number;
+  minAnswers: number;
+  minGainBits: number;
+  ruleOutRatio: number;
+  escalationCost: number;
+}
+
+export interface SessionModel {
+  knowledgeVersion: string;
+  hypotheses: ModelHypothesis[];
+  actions: ModelAction[];
+  settings: ModelSettings;
+  /** Symptoms recognised in the description and the manual's meaning of the code. */
+  symptoms: string[];
+  /** Causes the description names. */
+  named: string[];
+  /** Citations of the manual entries for the code. */
+  citations: Citation[];
+}
+
+export type SessionStatus = 'active' | 'concluded' | 'escalated' | 'closed';
+
+export interface HistoryItem {
+  turn: number;
+  action_id: string;
+  answer: Answer;
+}
+
+export type OutcomeReason =
+  | 'dominant_hypothesis'
+  | 'cause_requires_escalation'
+  | 'under_warranty'
+  | 'residual_dominates'
+  | 'budget_spent'
+  | 'no_discriminating_action'
+  | 'closed_by_user';
+
+export interface Outcome {
+  kind: 'cause_found' | 'escalation' | 'closed';
+  reason: OutcomeReason;
+  cause_id: string | null;
+  probability: number | null;
+  /** The repair to carry out or the escalation to make. */
+  action_id: string | null;
+  escalation: EscalationTarget | null;
+  /** Remaining repairs ordered by probability over cost, for an escalation or a closed session. */
+  repair_plan: string[];
+}
+
+export interface SessionState {
+  format: 'heatsource.session/1';
+  id: string;
+  status: SessionStatus;
+  equipment: {
+    kind: EquipmentKind;
+    brand: string;
+    model: string;
+    code: string | null;
+    symptom: string | null;
+    context: SessionContext;
+  };
+  model: SessionModel;
+  initial_readings: { action_id: string; quantity: string; value: AnswerValue }[];
+  history: HistoryItem[];
+  posterior: Record<string, number>;
+  next_action_id: string | null;
+  outcome: Outcome | null;
+  /** The status a closed session had before it was closed. */
+  closed_from: Exclude<SessionStatus, 'closed'> | null;
+}
