@@ -1,0 +1,206 @@
+import type { BundleReader } from '../bundle/reader.js';
+import type { ChunkRow } from '../bundle/schema.js';
+import { pageResourceUri, snapshotUrl } from '../contract/common.js';
+import type { SearchQuery, SearchResponse, SearchResult } from '../contract/search.js';
+import { type AnalyzedQuery, analyzeQuery } from '../search/analyzer.js';
+import { decodeCursor, encodeCursor, InvalidCursorError, queryFingerprint } from '../search/cursor.js';
+import { type RankedPage, rankPages } from '../search/rank.js';
+import { bestSnippet } from '../search/snippet.js';
+import { collapseSpace, containsVerbatim, normBrand, normModel } from '../text/normalise.js';
+
+export { InvalidCursorError };
+
+/** Result lists and responses kept per reader: the bundle is immutable, so they never go stale. */
+const CACHE_SIZE = 256;
+const MAX_LIMIT = 50;
+/** Results a query can page through: enough for any reader, and a bound on what the cache holds. */
+const MAX_RESULTS = 500;
+
+interface DocumentInfo {
+  id: string;
+  title: string;
+  brand: string;
+  language: string;
+  models: string[];
+}
+
+interface ReaderCache {
+  documents: Map<string, DocumentInfo>;
+  /** Normalised model name or alias -> the documents covering that model, per brand. */
+  modelDocuments: Map<string, { brand: string; documents: string[] }[]>;
+  ranked: Lru<{ pages: RankedPage[]; analyzed: AnalyzedQuery }>;
+  responses: Lru<SearchResponse>;
+}
+
+const caches = new WeakMap<BundleReader, ReaderCache>();
+
+function cacheFor(reader: BundleReader): ReaderCache {
+  let cache = caches.get(reader);
+  if (!cache) {
+    const documents = new Map<string, DocumentInfo>();
+    for (const d of reader.documents()) {
+      const models = Object.freeze(reader.modelsOfDocument(d.id).map((m) => m.name)) as string[];
+      documents.set(d.id, { id: d.id, title: d.title, brand: d.brand, language: d.language, models });
+    }
+    const modelDocuments = new Map<string, { brand: string; documents: string[] }[]>();
+    for (const m of reader.models()) {
+      const docs = reader.documentsOfModel(m.id).map((d) => d.id);
+      for (const key of new Set([m.norm, ...reader.aliasesOf(m.id).map(normModel)])) {
+        const list = modelDocuments.get(key) ?? [];
+        list.push({ brand: m.brand, documents: docs });
+        modelDocuments.set(key, list);
+      }
+    }
+    cache = { documents, modelDocuments, ranked: new Lru(CACHE_SIZE), responses: new Lru(CACHE_SIZE) };
+    caches.set(reader, cache);
+  }
+  return cache;
+}
+
+/**
+ * Free-text search over the manuals' chunks, in any of their languages: one result per page, best first
+ * (ties by document, page, chunk), at most MAX_RESULTS of them, paginated with an opaque cursor bound to
+ * the query (its text and filters, not the page size). A brand or model that the bundle does not know
+ * gives no results. Responses are cached per reader and frozen. Throws InvalidCursorError for a cursor
+ * issued for another query.
+ */
+export function searchChunks(reader: BundleReader, params: SearchQuery): SearchResponse {
+  const cache = cacheFor(reader);
+  const q = collapseSpace(params.q);
+  const limit = Math.min(MAX_LIMIT, Math.max(1, Math.trunc(params.limit ?? 10)));
+  const brandKey = params.brand ? normBrand(params.brand) : '';
+  const modelKey = params.model ? normModel(params.model) : '';
+  const language = params.language ? params.language.trim().toLowerCase() : '';
+  const queryKey = JSON.stringify([q, brandKey, modelKey, language]);
+  const responseKey = `${queryKey}${limit}|${params.cursor ?? ''}`;
+  const cached = cache.responses.get(responseKey);
+  if (cached) return cached;
+
+  const fingerprint = queryFingerprint(queryKey);
+  const offset = params.cursor ? decodeCursor(params.cursor, fingerprint) : 0;
+  let ranked = cache.ranked.get(queryKey);
+  if (!ranked) {
+    const analyzed = analyzeQuery(q);
+    ranked = { pages: rank(reader, cache, analyzed, brandKey, modelKey, language), analyzed };
+    cache.ranked.set(queryKey, ranked);
+  }
+  const { pages, analyzed } = ranked;
+  const results = pages.slice(offset, offset + limit).map((r) => toResult(reader, cache, r, analyzed));
+  const next = offset + limit < pages.length ? encodeCursor(offset + limit, fingerprint) : null;
+  const response = deepFreeze({ query: params.q, results, next_cursor: next });
+  cache.responses.set(responseKey, response);
+  return response;
+}
+
+function rank(
+  reader: BundleReader,
+  cache: ReaderCache,
+  analyzed: AnalyzedQuery,
+  brandKey: string,
+  modelKey: string,
+  language: string,
+): RankedPage[] {
+  let brand: string | undefined;
+  if (brandKey) {
+    brand = reader.brandFor(brandKey);
+    if (!brand) return [];
+  }
+  let documents: Set<string> | undefined;
+  if (modelKey) {
+    const entries = (cache.modelDocuments.get(modelKey) ?? []).filter((e) => !brand || e.brand === brand);
+    documents = new Set(entries.flatMap((e) => e.documents));
+    if (documents.size === 0) return [];
+  }
+  if (analyzed.words.length === 0) return [];
+  const filter = { brand, documents, language: language || undefined };
+  return rankPages(reader.searchIndex(), analyzed, filter).slice(0, MAX_RESULTS);
+}
+
+function toResult(
+  reader: BundleReader,
+  cache: ReaderCache,
+  r: RankedPage,
+  query: AnalyzedQuery,
+): SearchResult {
+  const chunk = reader.chunk(r.chunkId);
+  const doc = cache.documents.get(r.documentId);
+  if (!chunk || !doc) throw new Error(`the search index refers to a chunk the bundle lacks: ${r.chunkId}`);
+  const snippet = bestSnippet(chunk.text, doc.language, query, r.corrected);
+  const page = pageOf(reader, chunk, snippet);
+  const section = sectionOf(chunk.section_path);
+  return {
+    chunk_id: chunk.id,
+    document_id: doc.id,
+    title: doc.title,
+    brand: doc.brand,
+    models: doc.models,
+    page,
+    section,
+    snippet,
+    score: Math.round(r.score * 10_000) / 10_000,
+    citation: {
+      document_id: doc.id,
+      title: doc.title,
+      page,
+      page_end: page,
+      section,
+      snapshot_url: snapshotUrl(doc.id, page),
+      resource_uri: pageResourceUri(doc.id, page),
+    },
+  };
+}
+
+function sectionOf(json: string): string | null {
+  try {
+    const path = JSON.parse(json) as unknown;
+    if (Array.isArray(path)) {
+      const parts = path.map((p) => collapseSpace(String(p))).filter(Boolean);
+      if (parts.length > 0) return parts.join(' / ');
+    }
+  } catch {
+    // an unreadable path is reported as no section
+  }
+  return null;
+}
+
+/** The page of a chunk on which the snippet stands (a chunk may run over a page break). */
+function pageOf(reader: BundleReader, chunk: ChunkRow, snippet: string): number {
+  if (chunk.page_end <= chunk.page_start) return chunk.page_start;
+  const firstLine = snippet.split('\n')[0] ?? snippet;
+  for (const needle of [snippet, firstLine]) {
+    for (let p = chunk.page_start; p <= chunk.page_end; p++) {
+      const text = reader.page(chunk.document_id, p)?.text;
+      if (text && containsVerbatim(text, needle)) return p;
+    }
+  }
+  return chunk.page_start;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** A small least-recently-used map (a Map iterates in insertion order). */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+  }
+}

@@ -1,0 +1,89 @@
+import { type AnalyzedQuery, analyzeText } from './analyzer.js';
+import { WORD } from './tokens.js';
+
+export const SNIPPET_MAX = 300;
+
+/** How much a query term found on a line counts towards choosing the snippet. */
+function termWeights(query: AnalyzedQuery, corrected: readonly string[]): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const t of corrected) weights.set(t, 1);
+  for (const t of query.concepts) weights.set(t, 0.4);
+  for (const t of query.stems) weights.set(t, 0.7);
+  for (const t of query.exact) weights.set(t, /^\d+$/.test(t) ? 0.5 : 1);
+  for (const t of query.codes) if (/\p{L}/u.test(t)) weights.set(t, 2);
+  return weights;
+}
+
+interface Line {
+  start: number;
+  end: number;
+  terms: Set<string>;
+}
+
+/**
+ * The best-matching line(s) of a chunk for a question, verbatim: the window of one to three consecutive
+ * lines holding the most query terms (a code counts double, a stem or glossary equivalent less than the
+ * word as written; a longer window must add a term to win), cut to SNIPPET_MAX characters at word
+ * boundaries around the first match when longer. `corrected` are the index terms a mistyped word was
+ * matched to.
+ */
+export function bestSnippet(
+  text: string,
+  language: string,
+  query: AnalyzedQuery,
+  corrected: readonly string[] = [],
+): string {
+  const weights = termWeights(query, corrected);
+  const lines: Line[] = [];
+  let start = 0;
+  for (const raw of text.split('\n')) {
+    const end = start + raw.length;
+    if (/[\p{L}\p{N}]/u.test(raw)) {
+      const a = analyzeText(raw, language);
+      lines.push({ start, end, terms: new Set([...a.exact, ...a.stems, ...a.concepts]) });
+    }
+    start = end + 1;
+  }
+  if (lines.length === 0) return cut(text.trim(), 0);
+
+  // Best score first; at equal score the window of fewer lines, then the earlier one.
+  let best = { from: 0, to: 0, score: -1 };
+  for (let i = 0; i < lines.length; i++) {
+    const matched = new Set<string>();
+    for (let j = i; j < Math.min(lines.length, i + 3); j++) {
+      if (j > i && lines[j]!.end - lines[i]!.start > SNIPPET_MAX) break;
+      for (const t of lines[j]!.terms) if (weights.has(t)) matched.add(t);
+      let score = 0;
+      for (const t of matched) score += weights.get(t)!;
+      if (score > best.score || (score === best.score && j - i < best.to - best.from))
+        best = { from: i, to: j, score };
+    }
+  }
+  const window = text.slice(lines[best.from]!.start, lines[best.to]!.end).trim();
+  return cut(window, window.length > SNIPPET_MAX ? firstMatch(window, weights, language) : 0);
+}
+
+/** Offset of the first word of a long line that holds a query term, so the cut keeps it. */
+function firstMatch(window: string, weights: Map<string, number>, language: string): number {
+  for (const w of window.matchAll(WORD)) {
+    const a = analyzeText(w[0], language);
+    if ([...a.exact, ...a.stems, ...a.concepts].some((t) => weights.has(t))) return w.index ?? 0;
+  }
+  return 0;
+}
+
+/** At most SNIPPET_MAX characters of the text from a little before `focus`, cut at spaces, verbatim. */
+function cut(text: string, focus: number): string {
+  if (text.length <= SNIPPET_MAX) return text;
+  let start = Math.max(0, focus - 60);
+  if (start > 0) {
+    const space = text.indexOf(' ', start);
+    if (space >= 0 && space < focus) start = space + 1;
+  }
+  let end = Math.min(text.length, start + SNIPPET_MAX);
+  if (end < text.length) {
+    const space = text.lastIndexOf(' ', end);
+    if (space > start + SNIPPET_MAX / 2) end = space;
+  }
+  return text.slice(start, end).trim();
+}

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, analyzeQuery, analyzeText, conceptTerm } from '../../src/search/analyzer.js';
+import { splitCompound } from '../../src/search/compounds.js';
+import { conceptsOf } from '../../src/search/glossary.js';
+import { CONCEPTS } from '../../src/search/glossary-terms.js';
+import { detectQueryLanguage } from '../../src/search/query-language.js';
+import { stem } from '../../src/search/stemmers.js';
+import { LANGUAGES, type Language } from '../../src/search/stopwords.js';
+import { wordParts } from '../../src/search/tokens.js';
+import { fold } from '../../src/text/normalise.js';
+
+const s = (word: string, lang: Language) => stem(fold(word), lang);
+const words = (text: string) => wordParts(fold(text)).map((p) => p.text);
+
+describe('light stemmers', () => {
+  it.each<[Language, string, string]>([
+    ['en', 'pumps', 'pump'],
+    ['en', 'valves', 'valve'],
+    ['en', 'switches', 'switch'],
+    ['en', 'batteries', 'battery'],
+    ['en', 'heating', 'heat'],
+    ['en', 'running', 'run'],
+    ['en', 'wiring', 'wire'],
+    ['en', 'operating', 'operate'],
+    ['en', 'connected', 'connect'],
+    ['fr', 'pompes', 'pompe'],
+    ['fr', 'thermistances', 'thermistance'],
+    ['fr', 'Vérifiez', 'vérifier'],
+    ['fr', 'niveaux', 'niveau'],
+    ['fr', 'circulation', 'circulateur'],
+    ['de', 'Pumpen', 'Pumpe'],
+    ['de', 'Störungen', 'Störung'],
+    ['de', 'Fühlers', 'Fühler'],
+    ['de', 'Wärmepumpen', 'Wärmepumpe'],
+    ['es', 'bombas', 'bomba'],
+    ['es', 'compresores', 'compresor'],
+    ['es', 'termistores', 'termistor'],
+    ['es', 'presiones', 'presión'],
+    ['es', 'recargar', 'recarga'],
+    ['es', 'calentamiento', 'calentar'],
+    ['nl', 'pompen', 'pomp'],
+    ['nl', 'storingen', 'storing'],
+    ['nl', 'drukken', 'druk'],
+    ['nl', 'temperaturen', 'temperatuur'],
+    ['nl', 'buizen', 'buis'],
+    ['nl', 'foutcodes', 'foutcode'],
+  ])('%s: "%s" and "%s" share a stem', (lang, a, b) => {
+    expect(s(a, lang)).toBe(s(b, lang));
+  });
+
+  it.each<[Language, string, string]>([
+    ['en', 'pump', 'pressure'],
+    ['fr', 'pompe', 'pression'],
+    ['de', 'Druck', 'Drucker'.slice(0, 4)],
+    ['nl', 'hoog', 'laag'],
+  ])('%s: keeps "%s" and "%s" apart', (lang, a, b) => {
+    expect(s(a, lang)).not.toBe(s(b, lang));
+  });
+
+  it('never stems a word holding a digit', () => {
+    for (const lang of LANGUAGES) {
+      expect(stem('e06s', lang)).toBe('e06s');
+      expect(stem('rs485', lang)).toBe('rs485');
+    }
+  });
+});
+
+describe('German and Dutch compounds', () => {
+  it('finds the head and the modifier of a known compound', () => {
+    const split = splitCompound(s('Wärmepumpe', 'de'), 'de');
+    expect(split?.head).toBe(s('Pumpe', 'de'));
+    expect(split?.parts).toContain(s('warm', 'de'));
+  });
+
+  it('splits three-part compounds and strips linking letters', () => {
+    expect(splitCompound(s('Stillstandszeit', 'de'), 'de')?.parts).toEqual(
+      expect.arrayContaining([s('Zeit', 'de'), 'stillstand']),
+    );
+    const nl = splitCompound(s('lagedrukstoringen', 'nl'), 'nl')?.parts ?? [];
+    expect(nl).toEqual(expect.arrayContaining([s('storing', 'nl'), s('druk', 'nl')]));
+  });
+
+  it('indexes a compound so that its part matches', () => {
+    const text = analyzeText('Die Umwälzpumpe läuft nicht.', 'de');
+    const query = analyzeQuery('Pumpe');
+    expect(query.stems.some((t) => text.stems.includes(t))).toBe(true);
+  });
+
+  it('leaves short and unknown words whole', () => {
+    expect(splitCompound('pump', 'de')).toBeNull();
+    expect(splitCompound('xyzqwvbnm', 'nl')).toBeNull();
+  });
+});
+
+describe('glossary', () => {
+  const shared = (a: string, la: Language, b: string, lb: Language) =>
+    conceptsOf(a, la).filter((c) => conceptsOf(b, lb).includes(c));
+
+  it.each<[string, Language, string, Language]>([
+    ['thermistance', 'fr', 'thermistor', 'en'],
+    ['Fühler', 'de', 'thermistor', 'en'],
+    ['termistor', 'es', 'sensor', 'nl'],
+    ['débit', 'fr', 'flow', 'en'],
+    ['Durchfluss', 'de', 'caudal', 'es'],
+    ['debiet', 'nl', 'flow rate', 'en'],
+    ['circulateur', 'fr', 'pump', 'en'],
+    ['bomba', 'es', 'Pumpe', 'de'],
+    ['Verdichter', 'de', 'compresseur', 'fr'],
+    ['pompe à chaleur', 'fr', 'heat pump', 'en'],
+    ['carte électronique', 'fr', 'PCB', 'en'],
+    ['fluide frigorigène', 'fr', 'koudemiddel', 'nl'],
+    ['dégivrage', 'fr', 'defrost', 'en'],
+    ['détendeur', 'fr', 'expansion valve', 'en'],
+    ['Wärmetauscher', 'de', 'heat exchanger', 'en'],
+    ['pression d’eau', 'fr', 'water pressure', 'en'],
+    ['fusible', 'fr', 'fuse', 'en'],
+    ['ventilateur', 'fr', 'Lüfter', 'de'],
+    ['filtre', 'fr', 'strainer', 'en'],
+  ])('"%s" (%s) and "%s" (%s) name the same concept', (a, la, b, lb) => {
+    expect(shared(a, la, b, lb)).not.toEqual([]);
+  });
+
+  it('does not let a phrase that lost its function word stand for its remaining word', () => {
+    expect(conceptsOf('switch', 'en')).not.toContain('start');
+    expect(conceptsOf('water', 'en')).not.toContain('return-water');
+    expect(conceptsOf('refroidissement', 'fr')).not.toContain('subcooling');
+    expect(conceptsOf('sous-refroidissement', 'fr')).toContain('subcooling');
+    expect(conceptsOf('stand-by', 'en')).toContain('standby');
+  });
+
+  it('does not join unrelated terms', () => {
+    expect(shared('fusible', 'fr', 'pump', 'en')).toEqual([]);
+    expect(shared('débit', 'fr', 'pressure', 'en')).toEqual([]);
+  });
+
+  it('carries a French question to the English wording of the manual', () => {
+    const page = analyzeText('Check the thermistor resistance and the water flow.', 'en');
+    const query = analyzeQuery('Comment contrôler la thermistance et le débit ?');
+    const common = query.concepts.filter((c) => page.concepts.includes(c));
+    expect(common).toEqual(expect.arrayContaining([conceptTerm('temperature-sensor'), conceptTerm('flow')]));
+  });
+
+  it('has about a hundred concepts, each named in every language, with unique ids', () => {
+    expect(CONCEPTS.length).toBeGreaterThanOrEqual(100);
+    expect(new Set(CONCEPTS.map((c) => c.id)).size).toBe(CONCEPTS.length);
+    for (const concept of CONCEPTS) {
+      for (const lang of LANGUAGES) expect(concept[lang].length, `${concept.id} ${lang}`).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('analysis of text and questions', () => {
+  it('folds case and accents', () => {
+    expect(analyze('Débit ÉLEVÉ')).toEqual(analyze('debit eleve'));
+    expect(analyzeQuery('Wärmepumpe').exact).toEqual(analyzeQuery('WARMEPUMPE').exact);
+    expect(words('Température d’eau')).toEqual(['temperature', 'd', 'eau']);
+  });
+
+  it('keeps codes and model names as exact joined tokens', () => {
+    expect(analyze('Error A5-00 on MMW-UP0271LQ-E, code P 12')).toEqual(
+      expect.arrayContaining(['a500', 'mmwup0271lqe', 'p12']),
+    );
+    const q = analyzeQuery('E06 on MMW-UP0271LQ-E');
+    const e06 = q.words.find((w) => w.exact.includes('e06'));
+    expect(e06).toMatchObject({ code: true, stems: [], concepts: [] });
+    const model = q.words.find((w) => w.exact.includes('mmwup0271lqe'));
+    expect(model?.parts).toEqual(['mmw', 'up0271lq']);
+    expect(q.codes).toEqual(expect.arrayContaining(['e06', 'mmwup0271lqe']));
+  });
+
+  it('joins a letter prefix and a number written apart into one query word', () => {
+    const q = analyzeQuery('cable for the THP 120');
+    expect(q.words.find((w) => w.exact[0] === 'thp120')?.parts).toEqual(['thp', '120']);
+    expect(q.words.some((w) => w.exact[0] === 'thp')).toBe(false);
+  });
+
+  it('drops function words of every language from a question', () => {
+    const q = analyzeQuery('What is the water pressure? Quelle est la pression ? Wie hoch ist der Druck?');
+    for (const w of ['what', 'is', 'the', 'quelle', 'est', 'la', 'wie', 'ist', 'der'])
+      expect(q.exact).not.toContain(w);
+    expect(q.exact).toEqual(expect.arrayContaining(['water', 'pressure', 'pression', 'hoch', 'druck']));
+  });
+
+  it('tags stems with their language, so stems of two languages never collide', () => {
+    const text = analyzeText('Les pompes', 'fr');
+    expect(text.stems).toContain(`fr:${s('pompe', 'fr')}`);
+    expect(text.stems.every((t) => t.startsWith('fr:'))).toBe(true);
+  });
+
+  it('makes multi-word glossary phrases words of their own', () => {
+    const q = analyzeQuery('Where is the expansion valve?');
+    expect(
+      q.words.some((w) => w.concepts.length === 1 && w.concepts[0] === conceptTerm('expansion-valve')),
+    ).toBe(true);
+  });
+
+  it('detects the language of a question from its function words and letters', () => {
+    expect(
+      detectQueryLanguage('Que signifie la LED qui clignote ?', words('Que signifie la LED qui clignote ?')),
+    ).toBe('fr');
+    const de = 'Wie lösche ich die Fehlerliste?';
+    expect(detectQueryLanguage(de, words(de))).toBe('de');
+    const es = '¿Cómo se mide la resistencia?';
+    expect(detectQueryLanguage(es, words(es))).toBe('es');
+    const nl = 'Hoe lees ik de frequentie uit op de bediening?';
+    expect(detectQueryLanguage(nl, words(nl))).toBe('nl');
+    expect(detectQueryLanguage('E06', ['e06'])).toBeNull();
+  });
+});

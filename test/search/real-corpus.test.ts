@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingest } from '../../pipeline/ingest/run.js';
+import { BundleReader } from '../../src/bundle/reader.js';
+import { SearchQuery } from '../../src/contract/search.js';
+import { searchChunks } from '../../src/engine/search.js';
+import { containsVerbatim, slugify } from '../../src/text/normalise.js';
+import { ANSWERS, CORPUS, hasCorpus, noteSkip } from '../helpers/shared.js';
+
+/** Free-text keys: a question in the manual's language and the pages that answer it. */
+interface QuestionKey {
+  id: string;
+  document: string;
+  query: string;
+  pages: number[];
+}
+
+const HIT_AT_3_FLOOR = 0.9;
+
+function questionKeys(): QuestionKey[] {
+  const keys: QuestionKey[] = [];
+  for (const file of fs
+    .readdirSync(ANSWERS)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()) {
+    for (const line of fs.readFileSync(path.join(ANSWERS, file), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const key = JSON.parse(line) as Partial<QuestionKey>;
+      if (typeof key.query === 'string' && key.document && key.pages) keys.push(key as QuestionKey);
+    }
+  }
+  return keys;
+}
+
+const ready = hasCorpus && fs.existsSync(ANSWERS);
+if (!ready) {
+  noteSkip('search real corpus', CORPUS);
+  noteSkip('search real corpus', ANSWERS);
+}
+
+describe.skipIf(!ready)('free-text search over the real corpus', () => {
+  let dir: string;
+  let reader: BundleReader;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-search-real-'));
+    const bundle = path.join(dir, 'corpus.bundle');
+    const report = await ingest({ paths: [CORPUS], bundle, jobs: 1, snapshots: false, strict: false });
+    expect(report.written).toBe(true);
+    reader = new BundleReader(bundle);
+  });
+
+  afterAll(() => {
+    reader?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`finds the answering page among the first 3 results for at least ${HIT_AT_3_FLOOR * 100} % of the questions`, () => {
+    const keys = questionKeys();
+    expect(keys.length).toBeGreaterThan(0);
+    const perManual = new Map<string, { n: number; at1: number; at3: number }>();
+    const misses: string[] = [];
+    let at1 = 0;
+    let at3 = 0;
+    for (const key of keys) {
+      const documentId = slugify(key.document);
+      const doc = reader.document(documentId);
+      expect(doc, `${key.document} is in the bundle`).toBeDefined();
+      const response = searchChunks(reader, SearchQuery.parse({ q: key.query, brand: doc!.brand, limit: 3 }));
+      const hits = response.results.map((r) => r.document_id === documentId && key.pages.includes(r.page));
+      const m = perManual.get(documentId) ?? { n: 0, at1: 0, at3: 0 };
+      m.n++;
+      if (hits[0]) {
+        at1++;
+        m.at1++;
+      }
+      if (hits.some(Boolean)) {
+        at3++;
+        m.at3++;
+      } else {
+        misses.push(
+          `${key.id}: got ${response.results.map((r) => `${r.document_id} p${r.page}`).join(', ')}`,
+        );
+      }
+      perManual.set(documentId, m);
+      for (const r of response.results) {
+        expect(
+          containsVerbatim(reader.page(r.document_id, r.page)!.text, r.snippet),
+          `${key.id} snippet`,
+        ).toBe(true);
+      }
+    }
+    const lines = [...perManual].map(
+      ([id, m]) => `  ${id.padEnd(58)} hit@1 ${m.at1}/${m.n}  hit@3 ${m.at3}/${m.n}`,
+    );
+    console.log(
+      [
+        `free-text search: hit@1 ${(at1 / keys.length).toFixed(3)} (${at1}/${keys.length}), ` +
+          `hit@3 ${(at3 / keys.length).toFixed(3)} (${at3}/${keys.length})`,
+        ...lines,
+        ...(misses.length ? ['misses:', ...misses.map((m) => `  ${m}`)] : []),
+      ].join('\n'),
+    );
+    expect(at3 / keys.length).toBeGreaterThanOrEqual(HIT_AT_3_FLOOR);
+  });
+});

@@ -1,0 +1,272 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingest } from '../../pipeline/ingest/run.js';
+import { BundleReader } from '../../src/bundle/reader.js';
+import { BrandAliases } from '../../src/catalog/brands.js';
+import { SearchQuery, type SearchQueryInput, SearchResponse } from '../../src/contract/search.js';
+import { InvalidCursorError, searchChunks } from '../../src/engine/search.js';
+import { containsVerbatim } from '../../src/text/normalise.js';
+import { type FixturePage, renderPdf, sidecarYaml, writeManual } from '../helpers/pdf-fixtures.js';
+
+const EN_PAGES: FixturePage[] = [
+  { heading: '1 Safety', lines: ['Isolate the power supply before opening the unit.'] },
+  {
+    heading: '2 Sensors',
+    lines: [
+      'The outdoor thermistor TO is a 10 kOhm NTC element.',
+      'Measure the thermistor resistance at 25 °C with a multimeter.',
+      'Replace the thermistor when the reading is open or shorted.',
+    ],
+  },
+  {
+    heading: '3 Water circuit',
+    lines: ['The minimum water flow is 12 l/min.', 'Clean the strainer when the flow switch opens.'],
+  },
+  {
+    heading: '4 Error codes',
+    lines: ['The controller shows the following codes.'],
+    table: [
+      ['Code', 'Description', 'Remedy'],
+      ['E9', 'Water flow too low', 'Clean the strainer'],
+    ],
+  },
+  { heading: '5 Communication', lines: ['E90 means a communication fault between the boards.'] },
+  { heading: '6 Spare parts', lines: ['Order spare parts from the service centre.'] },
+  { heading: '7 Spare parts', lines: ['Order spare parts from the service centre.'] },
+];
+
+const FR_PAGES: FixturePage[] = [
+  {
+    heading: '1 Remplissage',
+    lines: ['Remplissez le circuit d’eau à une pression de 1,5 bar.', 'Purgez l’air du circuit hydraulique.'],
+  },
+  { heading: '2 Sondes', lines: ['La sonde extérieure mesure la température de l’air.'] },
+];
+
+const DE_PAGES: FixturePage[] = [
+  { heading: '1 Betrieb', lines: ['Die Umwälzpumpe läuft nach dem Einschalten drei Minuten nach.'] },
+  { heading: '2 Wartung', lines: ['Den Schmutzfänger einmal im Jahr reinigen.'] },
+];
+
+const OTHER_PAGES: FixturePage[] = [
+  { heading: '1 Coil', lines: ['The coil thermistor is clipped to the evaporator outlet.'] },
+];
+
+let dir: string;
+let reader: BundleReader;
+
+const search = (params: SearchQueryInput) => searchChunks(reader, SearchQuery.parse(params));
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-search-'));
+  const corpus = path.join(dir, 'corpus');
+  const manual = (name: string, pages: FixturePage[], sidecar: Record<string, unknown>) =>
+    renderPdf({ title: String(sidecar.title), pages }).then((pdf) =>
+      writeManual(
+        corpus,
+        name,
+        pdf,
+        sidecarYaml({ doc_type: 'service_manual', equipment: 'air_water', approved: true, ...sidecar }),
+      ),
+    );
+  await manual('alpha-service-en', EN_PAGES, {
+    title: 'Alpha Service Manual',
+    brand: 'Demotherm',
+    language: 'en',
+    models: [{ name: 'FX-100', aliases: ['FX-100B'] }],
+  });
+  await manual('alpha-installation-fr', FR_PAGES, {
+    title: 'Alpha Manuel d’installation',
+    brand: 'Demotherm',
+    language: 'fr',
+    models: [{ name: 'FX-200' }],
+  });
+  await manual('alpha-betrieb-de', DE_PAGES, {
+    title: 'Alpha Betriebsanleitung',
+    brand: 'Demotherm',
+    language: 'de',
+    models: [{ name: 'FX-300' }],
+  });
+  await manual('coldix-coil-en', OTHER_PAGES, {
+    title: 'Coldix Coil Guide',
+    brand: 'Coldix',
+    language: 'en',
+    models: [{ name: 'CX-1' }],
+  });
+  const bundle = path.join(dir, 'search.bundle');
+  const report = await ingest({
+    paths: [corpus],
+    bundle,
+    jobs: 1,
+    snapshots: false,
+    strict: true,
+    brands: new BrandAliases({ Demotherm: ['Demo Therm'], Coldix: [] }),
+  });
+  expect(report.written).toBe(true);
+  reader = new BundleReader(bundle);
+});
+
+afterAll(() => {
+  reader?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('searchChunks', () => {
+  it('finds the English page for a French technical term', () => {
+    const r = search({ q: 'Comment mesurer la thermistance ?', brand: 'Demotherm', language: 'en' });
+    expect(r.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 2 });
+    expect(r.results[0]!.snippet).toMatch(/thermistor/i);
+  });
+
+  it('ranks the same-language page first and still offers the other language', () => {
+    const r = search({ q: 'Quelle pression pour le remplissage du circuit ?', brand: 'Demotherm' });
+    expect(r.results[0]).toMatchObject({ document_id: 'alpha-installation-fr', page: 1 });
+    const flow = search({ q: 'débit d’eau minimum', brand: 'Demotherm' });
+    expect(flow.results.slice(0, 3).map((x) => `${x.document_id}:${x.page}`)).toContain('alpha-service-en:3');
+  });
+
+  it('matches a German compound by its part and cross-language by the glossary', () => {
+    const r = search({ q: 'Pumpe', brand: 'Demotherm', language: 'de' });
+    expect(r.results[0]).toMatchObject({ document_id: 'alpha-betrieb-de', page: 1 });
+    const filter = search({ q: 'clean the filter', brand: 'Demotherm', language: 'de' });
+    expect(filter.results[0]).toMatchObject({ document_id: 'alpha-betrieb-de', page: 2 });
+  });
+
+  it('returns results that follow the contract, with a verbatim snippet on the cited page', () => {
+    const r = search({ q: 'thermistor resistance multimeter' });
+    expect(() => SearchResponse.parse(r)).not.toThrow();
+    expect(r.query).toBe('thermistor resistance multimeter');
+    const top = r.results[0]!;
+    expect(top).toMatchObject({
+      document_id: 'alpha-service-en',
+      title: 'Alpha Service Manual',
+      brand: 'Demotherm',
+      models: ['FX-100'],
+      page: 2,
+    });
+    expect(top.section).toContain('Sensors');
+    expect(top.snippet.length).toBeLessThanOrEqual(300);
+    expect(top.snippet).toContain('Measure the thermistor resistance at 25 °C with a multimeter.');
+    expect(containsVerbatim(reader.page(top.document_id, top.page)!.text, top.snippet)).toBe(true);
+    expect(top.citation).toEqual({
+      document_id: 'alpha-service-en',
+      title: 'Alpha Service Manual',
+      page: 2,
+      page_end: 2,
+      section: top.section,
+      snapshot_url: '/v1/pdf-snapshot/alpha-service-en/2',
+      resource_uri: 'heatsource://documents/alpha-service-en/pages/2',
+    });
+    for (const x of r.results)
+      expect(containsVerbatim(reader.page(x.document_id, x.page)!.text, x.snippet)).toBe(true);
+  });
+
+  it('matches codes exactly: no prefix, no typo tolerance', () => {
+    const e9 = search({ q: 'E9', brand: 'Demotherm' });
+    expect(e9.results.map((x) => x.page)).toEqual([4]);
+    expect(e9.results[0]!.snippet).toBe('E9 Water flow too low Clean the strainer');
+    expect(search({ q: 'E8', brand: 'Demotherm' }).results).toEqual([]);
+    expect(search({ q: 'E90' }).results.map((x) => x.page)).toEqual([5]);
+  });
+
+  it('tolerates a typo in a longer word', () => {
+    const r = search({ q: 'thermistro', brand: 'Demotherm', language: 'en' });
+    expect(r.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 2 });
+    expect(r.results[0]!.snippet).toMatch(/thermistor/);
+  });
+
+  it('filters by brand (name or alias); an unknown brand gives no results', () => {
+    const coil = search({ q: 'thermistor', brand: 'coldix' });
+    expect(coil.results.map((x) => x.document_id)).toEqual(['coldix-coil-en']);
+    const alias = search({ q: 'thermistor', brand: 'Demo-Therm' });
+    expect(new Set(alias.results.map((x) => x.brand))).toEqual(new Set(['Demotherm']));
+    expect(search({ q: 'thermistor', brand: 'Nobrand' })).toEqual({
+      query: 'thermistor',
+      results: [],
+      next_cursor: null,
+    });
+  });
+
+  it('filters by model or alias, normalised; an unknown model gives no results', () => {
+    const byAlias = search({ q: 'thermistor sonde', model: 'fx 100b' });
+    expect(new Set(byAlias.results.map((x) => x.document_id))).toEqual(new Set(['alpha-service-en']));
+    const fr = search({ q: 'thermistor sonde', brand: 'Demotherm', model: 'FX-200' });
+    expect(new Set(fr.results.map((x) => x.document_id))).toEqual(new Set(['alpha-installation-fr']));
+    expect(search({ q: 'thermistor', model: 'FX-999' }).results).toEqual([]);
+    expect(search({ q: 'thermistor', brand: 'Coldix', model: 'FX-100' }).results).toEqual([]);
+  });
+
+  it('filters by language', () => {
+    const r = search({ q: 'thermistor sonde pompe', language: 'FR' });
+    expect(r.results.length).toBeGreaterThan(0);
+    expect(new Set(r.results.map((x) => x.document_id))).toEqual(new Set(['alpha-installation-fr']));
+  });
+
+  it('orders equal scores by document, page and chunk', () => {
+    const r = search({ q: 'spare parts centre', brand: 'Demotherm' });
+    const [first, second] = r.results;
+    expect(first!.score).toBe(second!.score);
+    expect([first!.page, second!.page]).toEqual([6, 7]);
+  });
+
+  it('paginates with a cursor bound to the query', () => {
+    const q = 'thermistor water flow strainer spare parts communication';
+    const all = search({ q, limit: 50 });
+    expect(all.next_cursor).toBeNull();
+    expect(all.results.length).toBeGreaterThan(3);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = search({ q, limit: 2, ...(cursor ? { cursor } : {}) });
+      expect(page.results.length).toBeLessThanOrEqual(2);
+      seen.push(...page.results.map((x) => x.chunk_id));
+      cursor = page.next_cursor ?? undefined;
+      pages++;
+    } while (cursor && pages < 20);
+    expect(seen).toEqual(all.results.map((x) => x.chunk_id));
+    expect(pages).toBe(Math.ceil(all.results.length / 2));
+  });
+
+  it('rejects a cursor from another query or a malformed one with InvalidCursorError', () => {
+    const first = search({ q: 'thermistor water flow strainer', limit: 1 });
+    expect(first.next_cursor).toEqual(expect.any(String));
+    expect(() => search({ q: 'spare parts', limit: 1, cursor: first.next_cursor! })).toThrow(
+      InvalidCursorError,
+    );
+    expect(() =>
+      search({ q: 'thermistor water flow strainer', brand: 'Demotherm', cursor: first.next_cursor! }),
+    ).toThrow(InvalidCursorError);
+    expect(() => search({ q: 'spare parts', cursor: 'not a cursor!' })).toThrow(InvalidCursorError);
+    expect(() =>
+      search({ q: 'spare parts', cursor: Buffer.from('{"o":-1,"q":"x"}').toString('base64url') }),
+    ).toThrow(InvalidCursorError);
+    // The same query with another page size keeps its cursor valid.
+    expect(
+      search({ q: 'thermistor water flow strainer', limit: 3, cursor: first.next_cursor! }).results.length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('answers a question made only of function words with no results', () => {
+    expect(search({ q: 'what is the' }).results).toEqual([]);
+  });
+});
+
+describe('SearchQuery', () => {
+  it('defaults the limit and coerces query-string values', () => {
+    expect(SearchQuery.parse({ q: 'pump' }).limit).toBe(10);
+    expect(SearchQuery.parse({ q: 'pump', limit: '25' }).limit).toBe(25);
+  });
+
+  it.each([
+    { q: '' },
+    { q: 'x'.repeat(501) },
+    { q: 'pump', limit: 0 },
+    { q: 'pump', limit: 51 },
+    { q: 'pump', language: 'french' },
+  ])('rejects %j', (input) => {
+    expect(SearchQuery.safeParse(input).success).toBe(false);
+  });
+});
