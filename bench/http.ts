@@ -1,0 +1,316 @@
+/**
+ * HTTP throughput on loopback: /healthz (the ceiling: routing, hooks and serialisation only), then
+ * POST /v1/diagnostic, GET /v1/search (a query with a typo) and GET /v1/pdf-snapshot, each for a fixed
+ * duration with autocannon. Prints JSON and a markdown table with req/s, p50/p99 latency and the ratio
+ * to the ceiling.
+ *
+ *   npm run build && node dist/bench/http.js [--bundle FILE] [--duration S] [--rounds R] [--connections N] [--json]
+ *
+ * Each route gets `duration` seconds in all (default 6), split into `rounds` alternating slices
+ * (default 3); req/s, p50 and p99 are medians over the rounds.
+ *
+ * The server runs in a child process (so that the load generator does not share its event loop) with
+ * a file-backed state in WAL mode, JSON logs at info level written to /dev/null, and a key without
+ * quota or rate limit; every answered diagnostic writes a usage-ledger row, as in production.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { BundleReader } from '../src/bundle/reader.js';
+import { corpusView } from '../src/engine/corpus.js';
+import { diagnose } from '../src/engine/diagnostic.js';
+import { exampleDiagnostic } from '../src/engine/examples.js';
+import { buildApp } from '../src/http/app.js';
+import { projectPath } from '../src/project-path.js';
+import { SqliteStateStore } from '../src/state/sqlite-store.js';
+import { machineLine, median } from './machine.js';
+
+interface Args {
+  bundle: string;
+  duration: number;
+  rounds: number;
+  connections: number;
+  json: boolean;
+  serve: boolean;
+  state?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    bundle: projectPath('data', 'demo.bundle'),
+    duration: 6,
+    rounds: 3,
+    connections: 10,
+    json: false,
+    serve: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === '--bundle') args.bundle = path.resolve(value());
+    else if (arg === '--duration') args.duration = Number(value());
+    else if (arg === '--connections') args.connections = Number(value());
+    else if (arg === '--rounds') args.rounds = Number(value());
+    else if (arg === '--json') args.json = true;
+    else if (arg === '--serve') args.serve = true;
+    else if (arg === '--state') args.state = value();
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  return args;
+}
+
+/** Child process: serve the bundle and report the URL and a key on stdout. */
+async function serveChild(args: Args): Promise<void> {
+  const state = new SqliteStateStore(args.state!);
+  const account = await state.createAccount({
+    name: 'bench',
+    quota_limit: null,
+    rate_limit_per_minute: null,
+  });
+  const { secret } = await state.createKey(account.id, 'test');
+  const app = await buildApp({
+    bundle: args.bundle,
+    state,
+    logger: { level: 'info', stream: fs.createWriteStream('/dev/null') },
+  });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  process.send?.({ url, key: secret });
+  process.on('disconnect', () => {
+    void app.close().then(() => process.exit(0));
+  });
+}
+
+interface Target {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers: Record<string, string>;
+}
+
+interface Row {
+  name: string;
+  request: string;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  ratio: number;
+  non2xx: number;
+  errors: number;
+}
+
+function run(url: string, t: Target, duration: number, connections: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: url + t.path,
+    method: t.method,
+    headers: t.headers,
+    body: t.body,
+    duration,
+    connections,
+  });
+}
+
+/**
+ * The same measure with node:http keep-alive clients: autocannon's JavaScript HTTP parser is slow on
+ * large binary bodies, so for the snapshot route it measures the client more than the server.
+ */
+async function nodeClientRun(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let non2xx = 0;
+  const end = performance.now() + seconds * 1000;
+  const loop = async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const status = await new Promise<number>((resolve, reject) => {
+        http
+          .get(url, { agent, headers }, (res) => {
+            res.on('data', () => {});
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          })
+          .on('error', reject);
+      });
+      latencies.push(performance.now() - t0);
+      if (status < 200 || status >= 300) non2xx++;
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, loop));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 100) /
+    100;
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), non2xx };
+}
+
+/** A search query made of words of a code's meaning, one of them misspelt, to exercise fuzzy matching. */
+function fuzzyQuery(title: string): string {
+  const words = title.split(/\s+/).filter((w) => /^[\p{L}]{5,}$/u.test(w));
+  const pick = words.slice(0, 3);
+  if (pick.length === 0) return 'water flow';
+  const w = pick[0]!;
+  pick[0] = w.slice(0, 2) + w[3] + w[2] + w.slice(4);
+  return pick.join(' ');
+}
+
+function startServer(args: Args): Promise<{ child: ChildProcess; url: string; key: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-bench-'));
+  const child = fork(
+    fileURLToPath(import.meta.url),
+    ['--serve', '--bundle', args.bundle, '--state', path.join(dir, 'state.sqlite')],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ child, ...(m as { url: string; key: string }) }));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.serve) return serveChild(args);
+  if (!fs.existsSync(args.bundle))
+    throw new Error(`bundle not found: ${args.bundle} (build it, or pass --bundle)`);
+
+  const reader = new BundleReader(args.bundle);
+  const view = corpusView(reader);
+  const example = exampleDiagnostic(view);
+  if (!example) throw new Error('the bundle answers no diagnostic: nothing to measure');
+  const answer = diagnose(view, example);
+  const snapshotPath =
+    answer.citation && reader.snapshot(answer.citation.document_id, answer.citation.page)
+      ? answer.citation.snapshot_url
+      : null;
+  const query = fuzzyQuery(answer.title ?? '');
+  reader.close();
+
+  const server = await startServer(args);
+  const auth = { authorization: `Bearer ${server.key}` };
+  const targets: Target[] = [
+    { name: 'healthz (ceiling)', method: 'GET', path: '/healthz', headers: {} },
+    {
+      name: 'diagnostic',
+      method: 'POST',
+      path: '/v1/diagnostic',
+      body: JSON.stringify(example),
+      headers: { ...auth, 'content-type': 'application/json' },
+    },
+    {
+      name: 'search (fuzzy)',
+      method: 'GET',
+      path: `/v1/search?q=${encodeURIComponent(query)}`,
+      headers: auth,
+    },
+  ];
+  if (snapshotPath) targets.push({ name: 'pdf-snapshot', method: 'GET', path: snapshotPath, headers: auth });
+
+  // Rounds alternate the routes so that load from elsewhere on the machine hits them alike; each
+  // route's ratio is taken against the ceiling measured in the same round, then the median is kept.
+  const rounds = Math.max(1, args.rounds);
+  const slice = args.duration / rounds;
+  const samples = new Map<string, autocannon.Result[]>();
+  try {
+    for (const t of targets) await run(server.url, t, 1, args.connections);
+    for (let round = 0; round < rounds; round++) {
+      for (const t of targets) {
+        const r = await run(server.url, t, slice, args.connections);
+        samples.set(t.name, [...(samples.get(t.name) ?? []), r]);
+      }
+    }
+  } finally {
+    server.child.disconnect();
+  }
+  const ceiling = samples.get(targets[0]!.name)!;
+  let nodeClient: Row | null = null;
+  if (snapshotPath) {
+    const server2 = await startServer(args);
+    try {
+      const headers = { authorization: `Bearer ${server2.key}` };
+      await nodeClientRun(server2.url + snapshotPath, headers, 1, args.connections);
+      const r = await nodeClientRun(server2.url + snapshotPath, headers, args.duration, args.connections);
+      nodeClient = {
+        name: 'pdf-snapshot (node:http client)',
+        request: `GET ${snapshotPath.length > 56 ? `${snapshotPath.slice(0, 53)}...` : snapshotPath}`,
+        rps: Math.round(r.rps),
+        p50_ms: r.p50,
+        p99_ms: r.p99,
+        ratio: Number.NaN,
+        non2xx: r.non2xx,
+        errors: 0,
+      };
+    } finally {
+      server2.child.disconnect();
+    }
+  }
+  const rows: Row[] = targets.map((t) => {
+    const rs = samples.get(t.name)!;
+    return {
+      name: t.name,
+      request: `${t.method} ${t.path.length > 60 ? `${t.path.slice(0, 57)}...` : t.path}`,
+      rps: Math.round(median(rs.map((r) => r.requests.average))),
+      p50_ms: median(rs.map((r) => r.latency.p50)),
+      p99_ms: median(rs.map((r) => r.latency.p99)),
+      ratio:
+        Math.round(median(rs.map((r, i) => r.requests.average / ceiling[i]!.requests.average)) * 100) / 100,
+      non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+      errors: rs.reduce((n, r) => n + r.errors, 0),
+    };
+  });
+  if (nodeClient) rows.push(nodeClient);
+  const result = {
+    machine: machineLine(),
+    bundle: path.basename(args.bundle),
+    duration_s: args.duration,
+    rounds,
+    connections: args.connections,
+    diagnostic: example,
+    search_query: query,
+    snapshot: snapshotPath,
+    results: rows,
+  };
+  console.log(JSON.stringify(result, null, 2));
+  if (!args.json) {
+    console.log('');
+    console.log(
+      `${result.machine}; ${args.connections} connections, ${args.duration} s per route in ${rounds} rounds, bundle ${result.bundle}`,
+    );
+    console.log('');
+    console.log('| route | request | req/s | p50 ms | p99 ms | ratio to ceiling | non-2xx |');
+    console.log('|---|---|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      const ratio = Number.isNaN(r.ratio) ? 'n/a' : r.ratio.toFixed(2);
+      console.log(
+        `| ${r.name} | \`${r.request}\` | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${ratio} | ${r.non2xx} |`,
+      );
+    }
+  }
+  if (!snapshotPath)
+    console.error('note: the bundle holds no snapshot of the cited page; pdf-snapshot not measured');
+  else if (!args.json) {
+    console.log('');
+    console.log(
+      "autocannon's JavaScript HTTP parser is slow on large binary bodies: the node:http row measures the " +
+        'snapshot route with keep-alive node:http clients instead (its ratio is not comparable).',
+    );
+  }
+}
+
+main().catch((err) => {
+  console.error((err as Error).message);
+  process.exit(1);
+});

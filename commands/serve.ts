@@ -1,0 +1,75 @@
+import { Command, Flags } from '@oclif/core';
+import { ServeConfigError, startServer } from '../src/http/server.js';
+import { projectPath } from '../src/project-path.js';
+import { defaultStatePath } from '../src/state/open.js';
+
+export default class Serve extends Command {
+  static override summary = 'Serve the REST API (v1, v2) over a bundle, behind API keys.';
+  static override description =
+    'Opens the bundle read-only and the state database (accounts, keys, usage, idempotency), then listens. ' +
+    'With an empty state it creates a local account and prints one test key, once. SIGTERM drains requests ' +
+    'in flight before stopping. Logs are JSON lines on stdout; notices (and the key) go to stderr.';
+  static override examples = [
+    '<%= config.bin %> serve',
+    '<%= config.bin %> serve --bundle corpus.bundle --state /var/lib/heatsource/state.sqlite --host 0.0.0.0 --port 8080',
+    '<%= config.bin %> serve --no-auth --port 8081',
+  ];
+  static override flags = {
+    bundle: Flags.string({
+      char: 'b',
+      description: 'bundle file (default: data/demo.bundle)',
+      env: 'HEATSOURCE_BUNDLE',
+    }),
+    state: Flags.string({
+      char: 's',
+      description: 'state database (default: data/state.sqlite)',
+      env: 'HEATSOURCE_STATE',
+    }),
+    host: Flags.string({ description: 'address to listen on', env: 'HOST', default: '127.0.0.1' }),
+    port: Flags.integer({ char: 'p', description: 'port', env: 'PORT', default: 8080, min: 0, max: 65535 }),
+    auth: Flags.boolean({
+      description: 'require API keys; --no-auth serves without keys and only on a loopback address',
+      default: true,
+      allowNo: true,
+    }),
+    cors: Flags.string({
+      description: 'origins allowed to call from browsers, comma-separated, or *',
+      env: 'HEATSOURCE_CORS_ORIGINS',
+    }),
+    'log-level': Flags.string({
+      description: 'log level',
+      options: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'],
+      default: 'info',
+      env: 'LOG_LEVEL',
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Serve);
+    const cors = flags.cors?.trim()
+      ? flags.cors.trim() === '*'
+        ? '*'
+        : flags.cors
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean)
+      : false;
+    try {
+      await startServer(
+        {
+          bundle: flags.bundle ?? projectPath('data', 'demo.bundle'),
+          state: flags.state ?? defaultStatePath(),
+          host: flags.host,
+          port: flags.port,
+          auth: flags.auth,
+          cors,
+          logLevel: flags['log-level'],
+        },
+        (line) => process.stderr.write(`${line}\n`),
+      );
+    } catch (err) {
+      if (err instanceof ServeConfigError) this.error(err.message, { exit: 2 });
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { Command, Flags } from '@oclif/core';
+import { formatUsage, usageReport } from '../src/state/admin.js';
+import { defaultStatePath, openState } from '../src/state/open.js';
+
+export default class Usage extends Command {
+  static override summary = 'Show billable usage and quota per account for a month.';
+  static override examples = [
+    '<%= config.bin %> usage',
+    '<%= config.bin %> usage --account acme --period 2026-03 --json',
+  ];
+  static override flags = {
+    account: Flags.string({ char: 'a', description: 'only this account' }),
+    period: Flags.string({ description: 'month, YYYY-MM (default: the current one, UTC)' }),
+    state: Flags.string({ char: 's', description: 'state database' }),
+    json: Flags.boolean({ description: 'print JSON', default: false }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Usage);
+    if (flags.period && !/^\d{4}-(0[1-9]|1[0-2])$/.test(flags.period)) {
+      this.error('--period must be a month such as 2026-03', { exit: 2 });
+    }
+    const state = openState(flags.state ?? defaultStatePath());
+    try {
+      const reports = await usageReport(state, flags.account, flags.period);
+      this.log(flags.json ? JSON.stringify(reports, null, 2) : formatUsage(reports));
+    } catch (err) {
+      this.error((err as Error).message, { exit: 1 });
+    } finally {
+      await state.close();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { Citation } from './common.js';
+import { ModelMatch } from './documents.js';
+
+const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+
+export const Language = z
+  .string()
+  .regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as "en"')
+  .describe('preferred manual language when several manuals document the code');
+
+export const DiagnosticRequest = z
+  .strictObject({
+    brand: text(100).describe('manufacturer as printed or commonly called (aliases are resolved)'),
+    model: text(100)
+      .nullish()
+      .describe('model from the nameplate; without it a code shared by several models stays ambiguous'),
+    code: text(32).describe('error code as shown on the display ("E9", "A5-01", "P 12")'),
+    language: Language.optional(),
+  })
+  .meta({ id: 'DiagnosticRequest' });
+export type DiagnosticRequest = z.infer<typeof DiagnosticRequest>;
+
+export const DiagnosticState = z
+  .enum(['answer', 'ambiguous', 'unknown_code', 'out_of_coverage'])
+  .meta({ id: 'DiagnosticState' });
+export type DiagnosticState = z.infer<typeof DiagnosticState>;
+
+export const Confidence = z
+  .object({
+    band: z.enum(['high', 'medium', 'low']),
+    score: z.number().min(0).max(1),
+  })
+  .meta({ id: 'Confidence' });
+export type Confidence = z.infer<typeof Confidence>;
+
+export const Excerpt = z
+  .object({
+    text: z.string().describe('verbatim text of the manual, as it stands on `page`'),
+    document_id: z.string(),
+    page: z.number().int().min(1),
+  })
+  .meta({ id: 'Excerpt' });
+export type Excerpt = z.infer<typeof Excerpt>;
+
+export const Step = z
+  .object({
+    order: z.number().int().min(1),
+    text: z.string(),
+    safety: z
+      .string()
+      .nullable()
+      .describe("the manual's warning for this step (isolate power, ...), or null"),
+  })
+  .meta({ id: 'Step' });
+export type Step = z.infer<typeof Step>;
+
+export const Part = z.object({ name: z.string(), reference: z.string().nullable() }).meta({ id: 'Part' });
+export type Part = z.infer<typeof Part>;
+
+/** Another reading of the request: a manual documenting the code for other models, or a second meaning. */
+export const Alternative = z
+  .object({
+    brand: z.string(),
+    models: z.array(z.string()).describe('models the manual lists'),
+    error_code: z.string().describe('the code as printed'),
+    title: z.string().describe("the code's meaning as printed"),
+    document_id: z.string(),
+    citation: Citation,
+  })
+  .meta({ id: 'Alternative' });
+export type Alternative = z.infer<typeof Alternative>;
+
+export const FollowUpQuestion = z
+  .object({
+    field: z.enum(['brand', 'model', 'code']).describe('the request field the answer fills in'),
+    question: z.string(),
+    options: z.array(z.string()).describe('known values to choose from; empty when open'),
+  })
+  .meta({ id: 'FollowUpQuestion' });
+export type FollowUpQuestion = z.infer<typeof FollowUpQuestion>;
+
+export const DiagnosticResponse = z
+  .object({
+    state: DiagnosticState,
+    confidence: Confidence,
+    brand: z.string().nullable().describe('canonical brand, when the corpus has it'),
+    model: ModelMatch.nullable(),
+    error_code: z.string().describe('the code as printed in the manual when found, else as normalised'),
+    title: z.string().nullable().describe("the code's meaning as printed"),
+    excerpt: Excerpt.nullable().describe('only for `answer`'),
+    causes: z.array(z.string()),
+    steps: z.array(Step),
+    part: Part.nullable(),
+    citation: Citation.nullable(),
+    procedure: Citation.nullable().describe("the code's detailed procedure, when the manual has one"),
+    alternatives: z.array(Alternative),
+    follow_up_questions: z.array(FollowUpQuestion),
+    billable: z.boolean().describe('whether this response counts against the quota'),
+  })
+  .meta({ id: 'DiagnosticResponse' });
+export type DiagnosticResponse = z.infer<typeof DiagnosticResponse>;
+
+export const TurnResponseValue = z.union([z.boolean(), z.number(), z.string(), z.null()]);
+
+/** One turn of a guided conversation; the first turn names the equipment, later ones carry the conversation id. */
+export const DiagnosticTurnRequest = z
+  .strictObject({
+    conversation_id: text(100).nullish().describe('omit on the first turn'),
+    brand: text(100).optional(),
+    model: text(100).optional(),
+    code: text(32).optional(),
+    message: z.string().max(4000).optional().describe('free-text description of the symptom'),
+    response: z
+      .strictObject({ action_id: text(100), value: TurnResponseValue })
+      .optional()
+      .describe('the answer to the previous turn'),
+  })
+  .refine((v) => v.conversation_id || v.brand, {
+    message: 'the first turn needs `brand` (later turns carry `conversation_id`)',
+    path: ['brand'],
+  })
+  .meta({ id: 'DiagnosticTurnRequest' });
+export type DiagnosticTurnRequest = z.infer<typeof DiagnosticTurnRequest>;
+
+/** Placeholder body of the guided turn until its engine is served; every call answers 501 meanwhile. */
+export const DiagnosticTurnResponse = z.object({}).passthrough().meta({ id: 'DiagnosticTurnResponse' });

@@ -1,0 +1,267 @@
+import type { z } from 'zod';
+import { EmptyRequest, MeResponse } from './account.js';
+import {
+  ErrorCodeRequest,
+  ErrorCodeResponse,
+  ProcedureRequest,
+  ProcedureResponse,
+  ProductRequest,
+  ProductResponse,
+  RegistryRequest,
+  RegistryResponse,
+  SnapshotMeta,
+  SnapshotRequest,
+} from './catalog.js';
+import {
+  DiagnosticRequest,
+  DiagnosticResponse,
+  DiagnosticTurnRequest,
+  DiagnosticTurnResponse,
+} from './diagnostic.js';
+import {
+  ModelCoverageRequest,
+  ModelCoverageResponse,
+  ResolveModelRequest,
+  ResolveModelResponse,
+  StrictDiagnosticRequest,
+  StrictDiagnosticResponse,
+} from './models.js';
+import type { ProblemCode } from './problems.js';
+import { SearchQuery, SearchResponse } from './search.js';
+
+/**
+ * One capability of the service, described once: REST routes, MCP tools and the OpenAPI document are
+ * all generated from this list, and the same `input` schema validates a REST request and a tool call.
+ * For GET the input is the path parameters plus the query string; for POST, the JSON body plus the
+ * path parameters.
+ */
+export interface OperationSpec {
+  /** The MCP tool name; also the OpenAPI operationId. */
+  name: string;
+  method: 'GET' | 'POST';
+  /** Fastify-style path: `/v1/procedure/:chunk_id`. */
+  path: string;
+  summary: string;
+  description: string;
+  input: z.ZodType;
+  output: z.ZodType;
+  /** Over HTTP the body is JSON, or an image (the output schema then describes the image's metadata). */
+  response: 'json' | 'image';
+  /** `per_result`: charged when the result says it is billable; `always`: charged on success. */
+  billing: 'none' | 'per_result' | 'always';
+  idempotency: 'none' | 'optional' | 'required';
+  /** Problem codes this operation answers beyond the ones every authenticated operation can. */
+  errors: ProblemCode[];
+  /** Status of a success; 200 unless stated. */
+  successStatus?: number;
+}
+
+/** Problems any authenticated operation can answer. */
+export const COMMON_ERRORS: ProblemCode[] = [
+  'validation_failed',
+  'authentication_required',
+  'invalid_api_key',
+  'api_key_revoked',
+  'rate_limited',
+  'internal_error',
+];
+
+const IDEMPOTENT_POST: ProblemCode[] = [
+  'malformed_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'idempotency_key_invalid',
+  'idempotency_key_in_use',
+  'idempotency_key_reused',
+];
+
+export const OPERATIONS: OperationSpec[] = [
+  {
+    name: 'diagnose',
+    method: 'POST',
+    path: '/v1/diagnostic',
+    summary: 'Look up an error code for a brand and model',
+    description:
+      'Answers what an error code means for a heat pump, from the manufacturer manual: a verbatim excerpt, ' +
+      'remedy steps and the page citation. States: answer (sourced), ambiguous (the code is documented for ' +
+      'other models, or the model is missing: see alternatives and follow_up_questions), unknown_code, ' +
+      'out_of_coverage. Model names match exactly, by alias, or by one close name (reported, lower confidence). ' +
+      'Billable only when the state is answer.',
+    input: DiagnosticRequest,
+    output: DiagnosticResponse,
+    response: 'json',
+    billing: 'per_result',
+    idempotency: 'optional',
+    errors: [...IDEMPOTENT_POST, 'quota_exceeded'],
+  },
+  {
+    name: 'diagnose_guided',
+    method: 'POST',
+    path: '/v1/diagnostic/turn',
+    summary: 'One turn of a guided troubleshooting conversation',
+    description:
+      'Guided troubleshooting for Air/Water heat pumps, one turn at a time. Requires an Idempotency-Key. ' +
+      'The first turn of a conversation is billable.',
+    input: DiagnosticTurnRequest,
+    output: DiagnosticTurnResponse,
+    response: 'json',
+    billing: 'per_result',
+    idempotency: 'required',
+    errors: [...IDEMPOTENT_POST, 'idempotency_key_required', 'quota_exceeded', 'not_implemented'],
+  },
+  {
+    name: 'search',
+    method: 'GET',
+    path: '/v1/search',
+    summary: 'Search the manuals in free text',
+    description:
+      'Full-text search over every manual, with filters by brand, model and language. Each result gives the ' +
+      'page where the matched text stands and its citation. Paginated with next_cursor.',
+    input: SearchQuery,
+    output: SearchResponse,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'none',
+    errors: ['service_unavailable'],
+  },
+  {
+    name: 'get_procedure',
+    method: 'GET',
+    path: '/v1/procedure/:chunk_id',
+    summary: 'Read a passage of a manual in full',
+    description:
+      "Returns a chunk of a manual (usually an error code's detailed procedure, as cited by a diagnostic) " +
+      'with its section path, pages and citation.',
+    input: ProcedureRequest,
+    output: ProcedureResponse,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'none',
+    errors: ['chunk_not_found'],
+  },
+  {
+    name: 'get_error_code',
+    method: 'GET',
+    path: '/v1/error-codes/:brand/:code',
+    summary: 'Every manual of a brand that documents a code',
+    description:
+      'Lists, for one brand, each manual documenting the code: meaning, causes, steps, verbatim excerpt, ' +
+      'models the manual covers and citations. Use it to compare models; use diagnose for one model.',
+    input: ErrorCodeRequest,
+    output: ErrorCodeResponse,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'none',
+    errors: ['brand_not_found', 'error_code_not_found'],
+  },
+  {
+    name: 'get_product',
+    method: 'GET',
+    path: '/v1/products/:brand/:model',
+    summary: 'A model and its manuals',
+    description:
+      'Resolves a model (exact name, alias, or one close name) and lists the manuals that cover it.',
+    input: ProductRequest,
+    output: ProductResponse,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'none',
+    errors: ['brand_not_found', 'model_not_found', 'range_name'],
+  },
+  {
+    name: 'get_pdf_snapshot',
+    method: 'GET',
+    path: '/v1/pdf-snapshot/:document_id/:page',
+    summary: 'Image of a manual page',
+    description:
+      'The rendered page a citation points to: image/webp, or image/png when asked (Accept header or format). ' +
+      '`width` narrows it (100 to 2000 pixels). Immutable: cache it.',
+    input: SnapshotRequest,
+    output: SnapshotMeta,
+    response: 'image',
+    billing: 'none',
+    idempotency: 'none',
+    errors: ['document_not_found', 'page_not_found', 'snapshot_not_available', 'not_acceptable'],
+  },
+  {
+    name: 'get_registry',
+    method: 'GET',
+    path: '/v1/registry',
+    summary: 'What the corpus covers',
+    description:
+      'Brands with their aliases, models, manuals and number of documented codes, plus totals and the ' +
+      'bundle version. Paginated by brand with next_cursor.',
+    input: RegistryRequest,
+    output: RegistryResponse,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'none',
+    errors: [],
+  },
+  {
+    name: 'whoami',
+    method: 'GET',
+    path: '/v1/me',
+    summary: 'The calling account, key and quota',
+    description:
+      'Account, key prefix and mode, quota used and remaining in the current period, and rate limit.',
+    input: EmptyRequest,
+    output: MeResponse,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'none',
+    errors: [],
+  },
+  {
+    name: 'diagnose_strict',
+    method: 'POST',
+    path: '/v2/diagnostic',
+    summary: 'Look up an error code from the exact model manual only',
+    description:
+      'Answers only from approved manuals that list the exact model (or an alias): status exact_source with ' +
+      'the diagnostic; no_exact_source when no such manual exists (diagnostic null, not billable); ' +
+      'code_not_in_source when the exact manual does not document the code (not billable). Never fuzzy.',
+    input: StrictDiagnosticRequest,
+    output: StrictDiagnosticResponse,
+    response: 'json',
+    billing: 'per_result',
+    idempotency: 'optional',
+    errors: [...IDEMPOTENT_POST, 'quota_exceeded'],
+  },
+  {
+    name: 'resolve_model',
+    method: 'POST',
+    path: '/v2/models/resolve',
+    summary: 'Resolve a model name strictly',
+    description:
+      'Exact name or alias only (case, spaces and hyphens ignored). A range name does not resolve: the answer ' +
+      'is unresolved with reason range_name and the range models as candidates.',
+    input: ResolveModelRequest,
+    output: ResolveModelResponse,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'optional',
+    errors: IDEMPOTENT_POST,
+  },
+  {
+    name: 'get_model_coverage',
+    method: 'GET',
+    path: '/v2/models/:model_id/coverage',
+    summary: 'What the corpus holds for one model',
+    description:
+      'The manuals covering a model (model_id from resolve_model), which are exact sources for strict ' +
+      'answers, and how many codes they document.',
+    input: ModelCoverageRequest,
+    output: ModelCoverageResponse,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'none',
+    errors: ['model_not_found'],
+  },
+];
+
+export function operation(name: string): OperationSpec {
+  const op = OPERATIONS.find((o) => o.name === name);
+  if (!op) throw new Error(`no operation ${name}`);
+  return op;
+}

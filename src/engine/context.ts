@@ -1,0 +1,24 @@
+import type { Account, ApiKey } from '../state/types.js';
+
+/** Who is calling and for which request: what every service function receives, from REST or MCP alike. */
+export interface ServiceContext {
+  account: Account;
+  /** Null when the server runs without keys. */
+  key: ApiKey | null;
+  requestId: string;
+  /** The Idempotency-Key of the request (REST header, or MCP `request_id` argument), if any. */
+  idempotencyKey: string | null;
+}
+
+/** What a service function returns: the HTTP status and body, and whether it counts against the quota. */
+export interface ServiceResult<T = unknown> {
+  status: number;
+  body: T;
+  billable: boolean;
+  /** For image operations: the bytes, sent as the body over HTTP and as image content over MCP. */
+  binary?: { contentType: string; data: Buffer; etag: string };
+  /** The body already serialised, when the service has it (cached results); equal to JSON.stringify(body). */
+  json?: string;
+  /** Set when the response is the stored response of an earlier request with the same Idempotency-Key. */
+  replayed?: boolean;
+}

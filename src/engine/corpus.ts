@@ -1,0 +1,384 @@
+import type { BundleReader, ModelRow, RangeRow } from '../bundle/reader.js';
+import type { ChunkRow, DocumentRow, ErrorCodeRow } from '../bundle/schema.js';
+import { type Citation, pageResourceUri, snapshotUrl } from '../contract/common.js';
+import type { DocumentSummary, ModelSummary } from '../contract/documents.js';
+import type { DOC_TYPES, EQUIPMENT } from '../contract/sidecar.js';
+import { containsVerbatim, normBrand, normModel, slugify } from '../text/normalise.js';
+
+/** An error-code row whose excerpt was checked to stand verbatim on its page, with parsed fields. */
+export interface CodeEntry {
+  row: ErrorCodeRow;
+  pages: number[];
+  causes: string[];
+  steps: { order: number; text: string; safety: string | null }[];
+  part: { name: string; reference: string | null } | null;
+}
+
+export interface ModelIndexEntry {
+  model: ModelRow;
+  kind: 'name' | 'alias';
+}
+
+/** Bounded memo: dropped whole when full, which keeps it simple and its size certain. */
+class Memo<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(key: K, make: () => V): V {
+    const hit = this.map.get(key);
+    if (hit !== undefined || this.map.has(key)) return hit as V;
+    const value = make();
+    if (this.map.size >= this.max) this.map.clear();
+    this.map.set(key, value);
+    return value;
+  }
+}
+
+/**
+ * The runtime's view of one bundle: the catalogue held in memory (brands, models, aliases, documents),
+ * per-code lookups memoised, and every excerpt checked against its page once before it is ever served.
+ * Built once per reader and shared by all requests.
+ */
+export class CorpusView {
+  readonly brands: string[];
+  private readonly brandSet: Set<string>;
+  private readonly brandAliases = new Map<string, string>();
+  private readonly entryCitations = new Map<number, Citation | null>();
+  private readonly procedureCitations = new Map<number, Citation | null>();
+  private readonly documentRows = new Map<string, DocumentRow>();
+  private readonly documentSummaries = new Map<string, DocumentSummary>();
+  private readonly modelRows: ModelRow[];
+  private readonly modelSummaries = new Map<number, ModelSummary>();
+  private readonly modelsByBrand = new Map<string, ModelRow[]>();
+  private readonly modelIndex = new Map<string, Map<string, ModelIndexEntry[]>>();
+  private readonly brandSlugs = new Map<string, string>();
+  private readonly docsOfModel = new Map<number, string[]>();
+  private readonly modelsOfDoc = new Map<string, ModelRow[]>();
+  private readonly ranges = new Map<number, RangeRow>();
+  private readonly codeMemo = new Memo<string, CodeEntry[]>(20_000);
+  private readonly verified = new Map<number, boolean>();
+  private readonly chunkSections = new Memo<string, string[] | null>(50_000);
+  private readonly procedureStmt;
+  private readonly brandCodeCount;
+  private readonly docCodeCount;
+  private readonly distinctCodesOfDocs = new Memo<string, number>(10_000);
+  private unverifiedCount = 0;
+
+  constructor(readonly reader: BundleReader) {
+    this.brands = reader.brands();
+    this.brandSet = new Set(this.brands);
+    for (const b of this.brands) this.brandSlugs.set(slugify(b), b);
+    for (const a of reader.db.prepare('SELECT norm, brand FROM brand_aliases').all() as {
+      norm: string;
+      brand: string;
+    }[]) {
+      this.brandAliases.set(a.norm, a.brand);
+    }
+    for (const d of reader.documents()) {
+      this.documentRows.set(d.id, d);
+      this.documentSummaries.set(d.id, toDocumentSummary(d));
+    }
+    for (const r of reader.db.prepare('SELECT * FROM ranges').all() as RangeRow[]) this.ranges.set(r.id, r);
+    this.modelRows = reader.models();
+    const links = reader.db
+      .prepare('SELECT document_id, model_id FROM document_models ORDER BY document_id')
+      .all() as {
+      document_id: string;
+      model_id: number;
+    }[];
+    const byId = new Map(this.modelRows.map((m) => [m.id, m]));
+    for (const l of links) {
+      const m = byId.get(l.model_id);
+      if (!m) continue;
+      push(this.docsOfModel, l.model_id, l.document_id);
+      push(this.modelsOfDoc, l.document_id, m);
+    }
+    const aliases = reader.db.prepare('SELECT model_id, alias, norm FROM aliases ORDER BY alias').all() as {
+      model_id: number;
+      alias: string;
+      norm: string;
+    }[];
+    const aliasesOf = new Map<number, string[]>();
+    for (const a of aliases) push(aliasesOf, a.model_id, a.alias);
+    for (const m of this.modelRows) {
+      push(this.modelsByBrand, m.brand, m);
+      this.indexModel(m.brand, m.norm, { model: m, kind: 'name' });
+      this.modelSummaries.set(m.id, {
+        model_id: modelIdOf(m),
+        brand: m.brand,
+        name: m.name,
+        range: m.range_id === null ? null : (this.ranges.get(m.range_id)?.name ?? null),
+        aliases: (aliasesOf.get(m.id) ?? []).filter((a) => normModel(a) !== m.norm),
+        equipment: m.equipment as (typeof EQUIPMENT)[number],
+      });
+    }
+    for (const a of aliases) {
+      const m = byId.get(a.model_id);
+      if (m && a.norm !== m.norm) this.indexModel(m.brand, a.norm, { model: m, kind: 'alias' });
+    }
+    this.procedureStmt = reader.db.prepare(
+      'SELECT code, title FROM error_codes WHERE procedure_chunk_id = ? ORDER BY id',
+    );
+    this.brandCodeCount = reader.db.prepare(
+      'SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE brand = ?',
+    );
+    this.docCodeCount = reader.db.prepare(
+      'SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE document_id = ?',
+    );
+  }
+
+  /** The canonical brand for a name or alias, when the corpus holds a manual of it. */
+  brandOf(input: string): string | undefined {
+    const brand = this.brandAliases.get(normBrand(input));
+    return brand && this.brandSet.has(brand) ? brand : undefined;
+  }
+
+  brandBySlug(slug: string): string | undefined {
+    return this.brandSlugs.get(slug.toLowerCase());
+  }
+
+  /** Normalised names and aliases of a brand's models, each with the models it names. */
+  modelIndexOf(brand: string): Map<string, ModelIndexEntry[]> {
+    return this.modelIndex.get(brand) ?? new Map();
+  }
+
+  modelsOf(brand: string): ModelRow[] {
+    return this.modelsByBrand.get(brand) ?? [];
+  }
+
+  rangeByNorm(brand: string, norm: string): RangeRow | undefined {
+    return this.reader.rangeByName(brand, norm);
+  }
+
+  modelsOfRange(rangeId: number): ModelRow[] {
+    return this.modelRows.filter((m) => m.range_id === rangeId);
+  }
+
+  modelSummary(model: ModelRow): ModelSummary {
+    return this.modelSummaries.get(model.id)!;
+  }
+
+  /** A model by its public identifier (`brand-slug:NORM`); the name part is normalised, so case does not matter. */
+  modelByPublicId(id: string): ModelRow | undefined {
+    const at = id.indexOf(':');
+    if (at <= 0) return undefined;
+    const brand = this.brandBySlug(id.slice(0, at));
+    if (!brand) return undefined;
+    return this.modelIndexOf(brand)
+      .get(normModel(id.slice(at + 1)))
+      ?.find((e) => e.kind === 'name')?.model;
+  }
+
+  document(id: string): DocumentRow | undefined {
+    return this.documentRows.get(id);
+  }
+
+  documentSummary(id: string): DocumentSummary | undefined {
+    return this.documentSummaries.get(id);
+  }
+
+  documentIds(): string[] {
+    return [...this.documentRows.keys()];
+  }
+
+  documentsOfModel(modelId: number): string[] {
+    return this.docsOfModel.get(modelId) ?? [];
+  }
+
+  modelsOfDocument(documentId: string): ModelRow[] {
+    return this.modelsOfDoc.get(documentId) ?? [];
+  }
+
+  /** Verified entries of a brand for one normalised code, in bundle order. */
+  codeEntries(brand: string, codeNorm: string): CodeEntry[] {
+    return this.codeMemo.get(`${brand}\u0000${codeNorm}`, () => {
+      const out: CodeEntry[] = [];
+      for (const row of this.reader.errorCodes(brand, codeNorm)) {
+        if (this.isVerified(row)) out.push(toEntry(row));
+      }
+      return out;
+    });
+  }
+
+  /** Error-code rows whose excerpt was not found on its page: never served, counted for diagnosis. */
+  get unverifiedRows(): number {
+    return this.unverifiedCount;
+  }
+
+  codesOfProcedure(chunkId: string): { code: string; title: string }[] {
+    return this.procedureStmt.all(chunkId) as { code: string; title: string }[];
+  }
+
+  distinctCodesOfBrand(brand: string): number {
+    return (this.brandCodeCount.get(brand) as { n: number }).n;
+  }
+
+  distinctCodesOfDocument(documentId: string): number {
+    return (this.docCodeCount.get(documentId) as { n: number }).n;
+  }
+
+  distinctCodesOfDocuments(documentIds: string[]): number {
+    if (documentIds.length === 0) return 0;
+    const ids = [...documentIds].sort();
+    return this.distinctCodesOfDocs.get(ids.join('\u0000'), () => {
+      const marks = ids.map(() => '?').join(', ');
+      const row = this.reader.db
+        .prepare(`SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE document_id IN (${marks})`)
+        .get(...ids) as { n: number };
+      return row.n;
+    });
+  }
+
+  chunk(id: string): ChunkRow | undefined {
+    return this.reader.chunk(id);
+  }
+
+  /** The heading path of a chunk, outermost first, or null when the chunk is unknown. */
+  sectionPath(chunkId: string): string[] | null {
+    return this.chunkSections.get(chunkId, () => {
+      const c = this.reader.chunk(chunkId);
+      return c ? (JSON.parse(c.section_path) as string[]) : null;
+    });
+  }
+
+  /**
+   * A citation of pages `page`..`pageEnd` of a document, or null when a page is outside the document:
+   * a citation is only ever made of pages that exist.
+   */
+  citation(documentId: string, page: number, pageEnd: number, chunkId: string | null): Citation | null {
+    const doc = this.documentRows.get(documentId);
+    if (!doc || page < 1 || pageEnd < page || pageEnd > doc.page_count) return null;
+    const path = chunkId ? this.sectionPath(chunkId) : null;
+    return {
+      document_id: documentId,
+      title: doc.title,
+      page,
+      page_end: pageEnd,
+      section: path && path.length > 0 ? path.join(' / ') : null,
+      snapshot_url: snapshotUrl(documentId, page),
+      resource_uri: pageResourceUri(documentId, page),
+    };
+  }
+
+  /** The citation of a code's definition: its page, and the following ones when the row runs on. */
+  entryCitation(e: CodeEntry): Citation | null {
+    const known = this.entryCitations.get(e.row.id);
+    if (known !== undefined) return known;
+    const citation = this.makeEntryCitation(e);
+    this.entryCitations.set(e.row.id, citation);
+    return citation;
+  }
+
+  private makeEntryCitation(e: CodeEntry): Citation | null {
+    const pages = new Set(e.pages);
+    let end = e.row.page;
+    while (pages.has(end + 1)) end++;
+    return this.citation(e.row.document_id, e.row.page, end, e.row.chunk_id);
+  }
+
+  /** The citation of a code's detailed procedure, when the manual has one and its pages exist. */
+  procedureCitation(e: CodeEntry): Citation | null {
+    const known = this.procedureCitations.get(e.row.id);
+    if (known !== undefined) return known;
+    const citation = this.makeProcedureCitation(e);
+    this.procedureCitations.set(e.row.id, citation);
+    return citation;
+  }
+
+  private makeProcedureCitation(e: CodeEntry): Citation | null {
+    const id = e.row.procedure_chunk_id;
+    if (!id) return null;
+    const chunk = this.reader.chunk(id);
+    if (!chunk) return null;
+    const start = e.row.procedure_page_start ?? chunk.page_start;
+    const end = Math.max(start, e.row.procedure_page_end ?? chunk.page_end);
+    return this.citation(chunk.document_id, start, end, id);
+  }
+
+  private isVerified(row: ErrorCodeRow): boolean {
+    let ok = this.verified.get(row.id);
+    if (ok === undefined) {
+      const doc = this.documentRows.get(row.document_id);
+      const page =
+        doc && row.page >= 1 && row.page <= doc.page_count
+          ? this.reader.page(row.document_id, row.page)
+          : undefined;
+      ok = page !== undefined && containsVerbatim(page.text, row.excerpt);
+      if (!ok) this.unverifiedCount++;
+      this.verified.set(row.id, ok);
+    }
+    return ok;
+  }
+
+  private indexModel(brand: string, norm: string, entry: ModelIndexEntry): void {
+    let index = this.modelIndex.get(brand);
+    if (!index) {
+      index = new Map();
+      this.modelIndex.set(brand, index);
+    }
+    const list = index.get(norm);
+    if (list) {
+      if (!list.some((e) => e.model.id === entry.model.id)) list.push(entry);
+    } else index.set(norm, [entry]);
+  }
+}
+
+const views = new WeakMap<BundleReader, CorpusView>();
+
+/** The shared view of a reader, built on first use. */
+export function corpusView(reader: BundleReader): CorpusView {
+  let view = views.get(reader);
+  if (!view) {
+    view = new CorpusView(reader);
+    views.set(reader, view);
+  }
+  return view;
+}
+
+export function modelIdOf(model: { brand: string; norm: string }): string {
+  return `${slugify(model.brand)}:${model.norm}`;
+}
+
+function toDocumentSummary(d: DocumentRow): DocumentSummary {
+  return {
+    document_id: d.id,
+    title: d.title,
+    brand: d.brand,
+    doc_type: d.doc_type as (typeof DOC_TYPES)[number],
+    language: d.language,
+    equipment: d.equipment as (typeof EQUIPMENT)[number],
+    edition: d.edition,
+    approved: d.approved === 1,
+    page_count: d.page_count,
+    has_snapshots: d.has_snapshots === 1,
+  };
+}
+
+function toEntry(row: ErrorCodeRow): CodeEntry {
+  const steps = parseJson<{ order: number; text: string; safety: string | null }[]>(row.steps_json, []);
+  return {
+    row,
+    pages: parseJson<number[]>(row.pages_json, [row.page]),
+    causes: parseJson<string[]>(row.causes_json, []),
+    steps: steps.map((s, i) => ({ order: s.order ?? i + 1, text: s.text, safety: s.safety ?? null })),
+    part: row.part_json
+      ? (() => {
+          const p = parseJson<{ name: string; reference?: string | null } | null>(row.part_json, null);
+          return p ? { name: p.name, reference: p.reference ?? null } : null;
+        })()
+      : null,
+  };
+}
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

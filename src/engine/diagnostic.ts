@@ -1,0 +1,332 @@
+import type { ModelRow } from '../bundle/reader.js';
+import type {
+  Alternative,
+  Confidence,
+  DiagnosticRequest,
+  DiagnosticResponse,
+  DiagnosticState,
+  FollowUpQuestion,
+} from '../contract/diagnostic.js';
+import type { ModelMatch } from '../contract/documents.js';
+import type {
+  StrictDiagnosticRequest,
+  StrictDiagnosticResponse,
+  StrictModelMatch,
+} from '../contract/models.js';
+import { codeVariants, fold, normModel } from '../text/normalise.js';
+import type { CodeEntry, CorpusView } from './corpus.js';
+import { type Resolution, resolveModel } from './models.js';
+
+/** At most this many options in a follow-up question and alternatives in a response. */
+const MAX_OPTIONS = 20;
+
+/** Base confidence of an answer by how the model matched; a code found only in its other padding, or a
+ * manual not approved as an exact-model source, lowers it. */
+const ANSWER_SCORE = { exact: 0.95, alias: 0.9, fuzzy: 0.6 } as const;
+const VARIANT_PENALTY = 0.1;
+const UNAPPROVED_PENALTY = 0.1;
+
+export function band(score: number): Confidence['band'] {
+  return score >= 0.8 ? 'high' : score >= 0.5 ? 'medium' : 'low';
+}
+
+function confidence(score: number): Confidence {
+  const s = Math.round(Math.min(1, Math.max(0, score)) * 100) / 100;
+  return { band: band(s), score: s };
+}
+
+/** A code's entries among some documents: the printed form first, the other zero padding only if absent. */
+export function findEntries(
+  view: CorpusView,
+  brand: string,
+  code: string,
+  documents?: ReadonlySet<string>,
+): { entries: CodeEntry[]; variant: boolean } {
+  const keep = (list: CodeEntry[]) =>
+    documents ? list.filter((e) => documents.has(e.row.document_id)) : list;
+  const primary = normModel(code);
+  const exact = keep(view.codeEntries(brand, primary));
+  if (exact.length > 0) return { entries: exact, variant: false };
+  const out: CodeEntry[] = [];
+  for (const v of codeVariants(code)) {
+    if (v === primary) continue;
+    out.push(...keep(view.codeEntries(brand, v)));
+  }
+  return { entries: out, variant: out.length > 0 };
+}
+
+/** Orders entries by the manual a technician would rather read: language asked, approved, then bundle order. */
+function rank(view: CorpusView, entries: CodeEntry[], language: string | undefined): CodeEntry[] {
+  const score = (e: CodeEntry) => {
+    const d = view.document(e.row.document_id);
+    return (language && d?.language === language ? 2 : 0) + (d?.approved ? 1 : 0);
+  };
+  return entries
+    .map((e, i) => ({ e, i, s: score(e) }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((x) => x.e);
+}
+
+function alternative(view: CorpusView, e: CodeEntry): Alternative | null {
+  const citation = view.entryCitation(e);
+  if (!citation) return null;
+  return {
+    brand: e.row.brand,
+    models: view.modelsOfDocument(e.row.document_id).map((m) => m.name),
+    error_code: e.row.code,
+    title: e.row.title,
+    document_id: e.row.document_id,
+    citation,
+  };
+}
+
+function alternatives(view: CorpusView, entries: CodeEntry[]): Alternative[] {
+  const out: Alternative[] = [];
+  for (const e of entries) {
+    const a = alternative(view, e);
+    if (a) out.push(a);
+    if (out.length >= MAX_OPTIONS) break;
+  }
+  return out;
+}
+
+function modelMatch(view: CorpusView, r: Extract<Resolution, { kind: 'model' }>): ModelMatch {
+  return { ...view.modelSummary(r.model), match: r.match, query: r.query };
+}
+
+function askModel(
+  options: string[],
+  question = 'Which exact model is printed on the nameplate?',
+): FollowUpQuestion {
+  return { field: 'model', question, options: [...new Set(options)].slice(0, MAX_OPTIONS) };
+}
+
+function empty(
+  state: DiagnosticState,
+  score: number,
+  { error_code, ...parts }: Partial<DiagnosticResponse> & { error_code: string },
+): DiagnosticResponse {
+  return {
+    state,
+    confidence: confidence(score),
+    brand: null,
+    model: null,
+    error_code,
+    title: null,
+    excerpt: null,
+    causes: [],
+    steps: [],
+    part: null,
+    citation: null,
+    procedure: null,
+    alternatives: [],
+    follow_up_questions: [],
+    billable: false,
+    ...parts,
+  };
+}
+
+/**
+ * The answer from a model's own entries for a code, or an ambiguous response when its chosen manual
+ * prints the code with two meanings. The excerpt was verified on its page when the entry was loaded.
+ */
+function answerFrom(
+  view: CorpusView,
+  ranked: CodeEntry[],
+  brand: string,
+  model: ModelMatch,
+  variant: boolean,
+): DiagnosticResponse {
+  const chosen = ranked[0]!;
+  const sameDocument = ranked.filter((e) => e.row.document_id === chosen.row.document_id);
+  const meanings = new Set(sameDocument.map((e) => fold(e.row.title).trim()));
+  if (meanings.size > 1) {
+    return empty('ambiguous', 0.5, {
+      brand,
+      model,
+      error_code: chosen.row.code,
+      alternatives: alternatives(view, sameDocument),
+      follow_up_questions: [
+        {
+          field: 'code',
+          question:
+            'The manual prints this code with several meanings: which text or context does the display show?',
+          options: sameDocument.map((e) => e.row.title),
+        },
+      ],
+    });
+  }
+  const citation = view.entryCitation(chosen);
+  const doc = view.document(chosen.row.document_id);
+  if (!citation || !doc) {
+    // Unreachable with a consistent bundle: an entry is verified on a page of its document.
+    return empty('unknown_code', 0.5, { brand, model, error_code: chosen.row.code });
+  }
+  let score = ANSWER_SCORE[model.match];
+  if (variant) score -= VARIANT_PENALTY;
+  if (!doc.approved) score -= UNAPPROVED_PENALTY;
+  return {
+    state: 'answer',
+    confidence: confidence(score),
+    brand,
+    model,
+    error_code: chosen.row.code,
+    title: chosen.row.title,
+    excerpt: { text: chosen.row.excerpt, document_id: chosen.row.document_id, page: chosen.row.page },
+    causes: chosen.causes,
+    steps: chosen.steps,
+    part: chosen.part,
+    citation,
+    procedure: view.procedureCitation(chosen),
+    alternatives: alternatives(
+      view,
+      ranked.filter((e) => e.row.document_id !== chosen.row.document_id),
+    ),
+    follow_up_questions: [],
+    billable: true,
+  };
+}
+
+/** Ambiguous when manuals of other models document the code, else unknown. */
+function elsewhere(
+  view: CorpusView,
+  brand: string,
+  code: string,
+  language: string | undefined,
+  parts: { model: ModelMatch | null; candidates: ModelRow[] | null; score: number; question?: string },
+): DiagnosticResponse {
+  const { entries } = findEntries(view, brand, code);
+  if (entries.length === 0) {
+    return empty('unknown_code', parts.model ? 0.7 : 0.6, {
+      brand,
+      model: parts.model,
+      error_code: normModel(code),
+      follow_up_questions: [
+        {
+          field: 'code',
+          question: 'Is the code read exactly as the display shows it (letters, digits, dashes)?',
+          options: [],
+        },
+      ],
+    });
+  }
+  const ranked = rank(view, entries, language);
+  const candidateIds = parts.candidates ? new Set(parts.candidates.map((m) => m.id)) : null;
+  const documenting = ranked.flatMap((e) => view.modelsOfDocument(e.row.document_id));
+  const preferred = candidateIds ? documenting.filter((m) => candidateIds.has(m.id)) : [];
+  const options = (preferred.length > 0 ? preferred : documenting).map((m) => m.name);
+  return empty('ambiguous', parts.score, {
+    brand,
+    model: parts.model,
+    error_code: ranked[0]!.row.code,
+    alternatives: alternatives(view, ranked),
+    follow_up_questions: [askModel(options, parts.question)],
+  });
+}
+
+/** v1 lookup: brand, model and code as a technician typed them, answered only from a verbatim excerpt. */
+export function diagnose(view: CorpusView, input: DiagnosticRequest): DiagnosticResponse {
+  const r = resolveModel(view, input.brand, input.model, { fuzzy: true });
+  switch (r.kind) {
+    case 'unknown_brand':
+      return empty('out_of_coverage', 0.95, {
+        error_code: normModel(input.code),
+        follow_up_questions: [
+          {
+            field: 'brand',
+            question: 'The corpus has no manual of this brand. Which brand is it?',
+            options: view.brands,
+          },
+        ],
+      });
+    case 'unknown_model': {
+      const { entries } = findEntries(view, r.brand, input.code);
+      const options = [
+        ...r.suggestions.map((m) => m.name),
+        ...entries.flatMap((e) => view.modelsOfDocument(e.row.document_id).map((m) => m.name)),
+      ];
+      return empty('out_of_coverage', 0.9, {
+        brand: r.brand,
+        error_code: entries[0]?.row.code ?? normModel(input.code),
+        alternatives: alternatives(view, rank(view, entries, input.language)),
+        follow_up_questions: [
+          askModel(options, 'The corpus has no manual of this model. Which model is on the nameplate?'),
+        ],
+      });
+    }
+    case 'no_model':
+      return elsewhere(view, r.brand, input.code, input.language, {
+        model: null,
+        candidates: null,
+        score: 0.6,
+      });
+    case 'range':
+      return elsewhere(view, r.brand, input.code, input.language, {
+        model: null,
+        candidates: r.models,
+        score: 0.6,
+        question: `"${r.range.name}" is a range: which of its models is on the nameplate?`,
+      });
+    case 'candidates':
+      return elsewhere(view, r.brand, input.code, input.language, {
+        model: null,
+        candidates: r.models,
+        score: 0.55,
+      });
+    case 'model': {
+      const match = modelMatch(view, r);
+      const docs = new Set(view.documentsOfModel(r.model.id));
+      const own = findEntries(view, r.brand, input.code, docs);
+      if (own.entries.length > 0) {
+        return answerFrom(view, rank(view, own.entries, input.language), r.brand, match, own.variant);
+      }
+      return elsewhere(view, r.brand, input.code, input.language, {
+        model: match,
+        candidates: null,
+        score: 0.6,
+        question: `The manuals of ${r.model.name} do not document this code; manuals of other models do. Is the model right?`,
+      });
+    }
+  }
+}
+
+/** v2 lookup: only approved manuals that list the exact model (or its alias) answer. */
+export function diagnoseStrict(view: CorpusView, input: StrictDiagnosticRequest): StrictDiagnosticResponse {
+  const r = resolveModel(view, input.brand, input.model, { fuzzy: false });
+  const none = (reason: StrictDiagnosticResponse['reason']): StrictDiagnosticResponse => ({
+    status: 'no_exact_source',
+    reason,
+    model: null,
+    sources: [],
+    diagnostic: null,
+    billable: false,
+  });
+  if (r.kind === 'unknown_brand') return none('unknown_brand');
+  if (r.kind === 'range') return none('range_name');
+  if (r.kind !== 'model' || r.match === 'fuzzy') return none('unknown_model');
+  const model: StrictModelMatch = { ...view.modelSummary(r.model), match: r.match };
+  const sources = view
+    .documentsOfModel(r.model.id)
+    .map((id) => view.documentSummary(id)!)
+    .filter((d) => d.approved);
+  if (sources.length === 0) return { ...none(null), model };
+  const own = findEntries(view, r.brand, input.code, new Set(sources.map((d) => d.document_id)));
+  if (own.entries.length === 0) {
+    return { status: 'code_not_in_source', reason: null, model, sources, diagnostic: null, billable: false };
+  }
+  const diagnostic = answerFrom(
+    view,
+    rank(view, own.entries, input.language),
+    r.brand,
+    { ...model, query: input.model },
+    own.variant,
+  );
+  return {
+    status: 'exact_source',
+    reason: null,
+    model,
+    sources,
+    diagnostic,
+    billable: diagnostic.state === 'answer',
+  };
+}

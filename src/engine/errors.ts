@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+import type { Problem } from '../contract/common.js';
+import { PROBLEMS, type ProblemCode, problemType } from '../contract/problems.js';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * A failure the caller can act on, with its stable code. Adapters turn it into a problem document (REST)
+ * or an error result (MCP); anything else thrown is an internal error and shows no detail.
+ */
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'ServiceError';
+    this.status = PROBLEMS[code].status;
+    this.title = PROBLEMS[code].title;
+  }
+
+  toProblem(instance: string): Problem {
+    return problem(this.code, this.detail, instance, this.options.errors);
+  }
+}
+
+export function problem(code: ProblemCode, detail: string, instance: string, errors?: FieldError[]): Problem {
+  const p: Problem = {
+    type: problemType(code),
+    title: PROBLEMS[code].title,
+    status: PROBLEMS[code].status,
+    detail,
+    instance,
+    code,
+  };
+  if (errors) p.errors = errors;
+  return p;
+}
+
+/** Field errors from a zod failure, with dotted paths (`steps.0.text`); the root is `(body)`. */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  const out: FieldError[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys)
+        out.push({ field: joinPath([...issue.path, key]), message: 'unknown field' });
+      continue;
+    }
+    out.push({ field: joinPath(issue.path), message: issueMessage(issue) });
+  }
+  return out;
+}
+
+function joinPath(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? '(body)' : path.map(String).join('.');
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) return 'is required';
+  return issue.message;
+}
+
+export function validationError(error: z.ZodError): ServiceError {
+  const errors = fieldErrors(error);
+  const fields = [...new Set(errors.map((e) => e.field))].join(', ');
+  return new ServiceError('validation_failed', `invalid field(s): ${fields}`, { errors });
+}

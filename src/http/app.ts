@@ -1,0 +1,176 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { BundleReader } from '../bundle/reader.js';
+import { Services } from '../engine/services.js';
+import { projectPath } from '../project-path.js';
+import { localAccount } from '../state/local-key.js';
+import { MemoryRateLimiter, type RateLimiter } from '../state/rate-limit.js';
+import type { StateStore } from '../state/types.js';
+import { type Authenticator, createAuthenticator } from './auth.js';
+import { HttpMetrics } from './metrics.js';
+import { buildOpenApi } from './openapi.js';
+import { installProblemHandlers, sendCode } from './problem.js';
+import { registerOperations } from './routes.js';
+
+/** What the app is made of, for routes added later (MCP) that must authenticate and call services alike. */
+export interface HeatsourceApp {
+  services: Services;
+  authenticate: Authenticator;
+  metrics: HttpMetrics;
+  reader: BundleReader;
+  state: StateStore;
+  /** Set while shutting down: /readyz answers 503 so that balancers stop sending requests. */
+  draining: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    heatsource: HeatsourceApp;
+  }
+}
+
+export interface BuildAppOptions {
+  /** An open reader, or the path of a bundle to open read-only. */
+  bundle: BundleReader | string;
+  state: StateStore;
+  /** false: no keys, every call runs as the local account. Only `serve` on loopback may do this. */
+  auth?: boolean;
+  /** Origins allowed to call from a browser: a list, or '*'. Off by default. */
+  cors?: string[] | '*' | false;
+  /** Largest request body in bytes. */
+  bodyLimit?: number;
+  logger?: FastifyServerOptions['logger'];
+  /** Include process metrics (CPU, memory, event loop) in /metrics. */
+  processMetrics?: boolean;
+  rateLimiter?: RateLimiter;
+  services?: Services;
+  /** Adds routes or hooks once the API is registered (e.g. the MCP endpoint). */
+  extend?: (app: FastifyInstance, hs: HeatsourceApp) => void | Promise<void>;
+}
+
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+let packageVersion: string | undefined;
+function version(): string {
+  if (!packageVersion) {
+    try {
+      packageVersion = (
+        JSON.parse(fs.readFileSync(projectPath('package.json'), 'utf8')) as { version: string }
+      ).version;
+    } catch {
+      packageVersion = '0.0.0';
+    }
+  }
+  return packageVersion;
+}
+
+/** The REST API over one bundle and one state store, with problem documents for every error. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const reader = typeof options.bundle === 'string' ? new BundleReader(options.bundle) : options.bundle;
+  const state = options.state;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // One line per request is written by the onResponse hook below, with the route and no headers.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    },
+    // Requests arriving while draining get a problem document from the onRequest hook below.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const services = options.services ?? new Services(reader, state);
+  const metrics = new HttpMetrics({ processMetrics: options.processMetrics });
+  const authenticate = createAuthenticator({
+    state,
+    rateLimiter: options.rateLimiter ?? new MemoryRateLimiter(),
+    localAccount: options.auth === false ? () => localAccount(state) : undefined,
+  });
+  const hs: HeatsourceApp = { services, authenticate, metrics, reader, state, draining: false };
+  app.decorate('heatsource', hs);
+
+  installProblemHandlers(app);
+  if (options.cors) {
+    await app.register(cors, {
+      origin: options.cors === '*' ? true : options.cors,
+      methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Idempotency-Key',
+        'MCP-Protocol-Version',
+        'X-Request-Id',
+      ],
+      exposedHeaders: [
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+        'X-Request-Id',
+        'ETag',
+        'Idempotency-Replayed',
+        'WWW-Authenticate',
+      ],
+      maxAge: 600,
+    });
+  }
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+    if (hs.draining) {
+      reply.header('Connection', 'close');
+      return sendCode(
+        req,
+        reply,
+        'service_unavailable',
+        'the server is shutting down; retry on another instance',
+      );
+    }
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    // While draining, each connection closes after its response, so that shutdown need not wait for
+    // keep-alive connections to time out.
+    if (hs.draining) reply.header('Connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ method: req.method, route, status: reply.statusCode });
+    metrics.duration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    req.log.info(
+      { method: req.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+      'request',
+    );
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (req, reply) => {
+    if (hs.draining) return sendCode(req, reply, 'service_unavailable', 'shutting down');
+    try {
+      await state.ping();
+      reader.db.prepare('SELECT 1').get();
+    } catch (err) {
+      req.log.error({ err }, 'not ready');
+      return sendCode(req, reply, 'service_unavailable', 'the state store or the bundle is not reachable');
+    }
+    return { status: 'ready', bundle: { version: reader.formatVersion, built_at: reader.builtAt } };
+  });
+  app.get('/metrics', async (_req, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  let openapi: unknown;
+  app.get('/v1/openapi.json', async () => {
+    openapi ??= buildOpenApi(services.operations, { version: version() });
+    return openapi;
+  });
+
+  registerOperations(app, services, authenticate, metrics);
+  if (options.extend) await options.extend(app, hs);
+  return app;
+}

@@ -1,0 +1,437 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
+import { MIGRATIONS, type Migration, migrate } from './migrations.js';
+import { periodByName, periodOf } from './period.js';
+import type {
+  Account,
+  ApiKey,
+  CompleteOutcome,
+  CreateAccountInput,
+  CreatedKey,
+  IdempotencyBegin,
+  IdempotencyRef,
+  KeyMode,
+  LedgerEntry,
+  Principal,
+  QuotaStatus,
+  StateStore,
+  UsageSummary,
+} from './types.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** An in-flight record older than this belongs to a request that died; a retry may take it over. */
+export const IN_FLIGHT_LEASE_MS = 60 * 1000;
+/** How long an authentication result is reused. Revocation through this store clears it at once. */
+const AUTH_CACHE_MS = 5_000;
+const AUTH_CACHE_MAX = 10_000;
+/** last_used_at is written at most this often per key, so that reads stay reads. */
+const LAST_USED_EVERY_MS = 60_000;
+
+export interface SqliteStateOptions {
+  /** Milliseconds since the epoch; tests move time. */
+  now?: () => number;
+  migrations?: Migration[];
+}
+
+type CompleteInput = Parameters<StateStore['complete']>[0];
+
+type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'invalid' | 'revoked' };
+
+interface KeyRow extends ApiKey {
+  hash: Buffer;
+}
+
+interface IdempotencyRow {
+  fingerprint: string;
+  state: 'in_flight' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** The embedded state store: one SQLite file in WAL mode, every statement prepared once. */
+export class SqliteStateStore implements StateStore {
+  readonly db: Database.Database;
+  private readonly now: () => number;
+  private readonly authCache = new Map<string, { result: AuthResult; until: number }>();
+  private readonly lastUsedWrites = new Map<string, number>();
+  private readonly pending: {
+    input: CompleteInput;
+    resolve: (o: CompleteOutcome) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  private readonly completeGroup;
+  private readonly s;
+
+  constructor(
+    readonly file: string,
+    options: SqliteStateOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // WAL with synchronous=NORMAL survives a process crash; only an OS crash can lose the last commits.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    // Checkpoints copy the WAL back into the database and fsync: rarer, larger ones keep them out of
+    // most requests' way (the WAL grows to about 40 MB before one).
+    this.db.pragma('wal_autocheckpoint = 10000');
+    this.db.pragma('journal_size_limit = 67108864');
+    this.db.pragma('foreign_keys = ON');
+    migrate(this.db, options.migrations ?? MIGRATIONS);
+    const db = this.db;
+    this.s = {
+      ping: db.prepare('SELECT 1'),
+      insertAccount: db.prepare(
+        'INSERT INTO accounts (id, name, quota_limit, quota_period, rate_limit_per_minute, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      account: db.prepare('SELECT * FROM accounts WHERE id = ?'),
+      accountByName: db.prepare('SELECT * FROM accounts WHERE name = ?'),
+      accounts: db.prepare('SELECT * FROM accounts ORDER BY created_at, name'),
+      insertKey: db.prepare(
+        'INSERT INTO api_keys (id, account_id, prefix, hash, mode, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      keyByHash: db.prepare('SELECT * FROM api_keys WHERE hash = ?'),
+      keyById: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      keysByPrefix: db.prepare('SELECT * FROM api_keys WHERE prefix = ?'),
+      keys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
+      keysOf: db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id'),
+      revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      touchKey: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+      counter: db.prepare(
+        'SELECT coalesce(sum(used), 0) AS used FROM usage_counters WHERE account_id = ? AND period = ?',
+      ),
+      bumpCounter: db.prepare(
+        `INSERT INTO usage_counters (account_id, period, operation, used) VALUES (?, ?, ?, 1)
+         ON CONFLICT (account_id, period, operation) DO UPDATE SET used = used + 1`,
+      ),
+      insertLedger: db.prepare(
+        `INSERT INTO usage_ledger (account_id, key_id, operation, units, period, request_id, idempotency_key, created_at)
+         VALUES (?, ?, ?, 1, ?, ?, ?, ?)`,
+      ),
+      usageByOperation: db.prepare(
+        'SELECT operation, used AS units FROM usage_counters WHERE account_id = ? AND period = ? ORDER BY operation',
+      ),
+      idem: db.prepare(
+        'SELECT fingerprint, state, response_status, response_body, created_at, expires_at FROM idempotency_records WHERE scope = ? AND key = ?',
+      ),
+      idemInsert: db.prepare(
+        `INSERT INTO idempotency_records (scope, key, fingerprint, state, created_at, expires_at)
+         VALUES (?, ?, ?, 'in_flight', ?, ?)
+         ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_flight',
+           response_status = NULL, response_body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      ),
+      idemTakeOver: db.prepare('UPDATE idempotency_records SET created_at = ? WHERE scope = ? AND key = ?'),
+      idemDone: db.prepare(
+        `UPDATE idempotency_records SET state = 'done', response_status = ?, response_body = ?
+         WHERE scope = ? AND key = ?`,
+      ),
+      idemDelete: db.prepare(
+        "DELETE FROM idempotency_records WHERE scope = ? AND key = ? AND state = 'in_flight'",
+      ),
+      idemPurge: db.prepare('DELETE FROM idempotency_records WHERE expires_at <= ?'),
+    };
+    // One savepoint per completion inside the group's transaction: a failing one leaves the others whole.
+    const one = db.transaction((input: CompleteInput, period: string, at: string) =>
+      this.completeOne(input, period, at),
+    );
+    this.completeGroup = db.transaction(
+      (
+        inputs: CompleteInput[],
+        outcomes: ({ ok: true; value: CompleteOutcome } | { ok: false; error: unknown })[],
+      ) => {
+        const now = this.now();
+        const period = periodOf(now).name;
+        const at = new Date(now).toISOString();
+        for (const input of inputs) {
+          try {
+            outcomes.push({ ok: true, value: one(input, period, at) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      },
+    );
+  }
+
+  async ping(): Promise<void> {
+    this.s.ping.get();
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.open) return;
+    if (this.pending.length > 0) this.flush();
+    this.db.close();
+  }
+
+  async createAccount(input: CreateAccountInput): Promise<Account> {
+    const name = input.name.trim();
+    if (!name) throw new Error('an account needs a name');
+    if (this.s.accountByName.get(name)) throw new Error(`account "${name}" already exists`);
+    const id = newId('acc');
+    this.s.insertAccount.run(
+      id,
+      name,
+      input.quota_limit ?? null,
+      'month',
+      input.rate_limit_per_minute === undefined ? DEFAULT_RATE_LIMIT : input.rate_limit_per_minute,
+      new Date(this.now()).toISOString(),
+    );
+    return this.s.account.get(id) as Account;
+  }
+
+  async account(id: string): Promise<Account | undefined> {
+    return this.s.account.get(id) as Account | undefined;
+  }
+
+  async accountByName(name: string): Promise<Account | undefined> {
+    return this.s.accountByName.get(name.trim()) as Account | undefined;
+  }
+
+  async accounts(): Promise<Account[]> {
+    return this.s.accounts.all() as Account[];
+  }
+
+  async updateAccount(
+    id: string,
+    changes: { quota_limit?: number | null; rate_limit_per_minute?: number | null },
+  ): Promise<Account> {
+    const sets: string[] = [];
+    const values: (number | null)[] = [];
+    if (changes.quota_limit !== undefined) {
+      sets.push('quota_limit = ?');
+      values.push(changes.quota_limit);
+    }
+    if (changes.rate_limit_per_minute !== undefined) {
+      sets.push('rate_limit_per_minute = ?');
+      values.push(changes.rate_limit_per_minute);
+    }
+    if (sets.length > 0)
+      this.db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+    this.authCache.clear();
+    const account = this.s.account.get(id) as Account | undefined;
+    if (!account) throw new Error(`no account ${id}`);
+    return account;
+  }
+
+  async createKey(accountId: string, mode: KeyMode, label: string | null = null): Promise<CreatedKey> {
+    if (!this.s.account.get(accountId)) throw new Error(`no account ${accountId}`);
+    const secret = generateSecret(mode);
+    const id = newId('key');
+    this.s.insertKey.run(
+      id,
+      accountId,
+      keyPrefix(secret),
+      hashSecret(secret),
+      mode,
+      label,
+      new Date(this.now()).toISOString(),
+    );
+    return { key: publicKey(this.s.keyById.get(id) as KeyRow), secret };
+  }
+
+  async authenticate(secret: string): Promise<AuthResult> {
+    if (!looksLikeKey(secret)) return { ok: false, reason: 'invalid' };
+    const hash = hashSecret(secret);
+    const cacheKey = hash.toString('base64');
+    const now = this.now();
+    const cached = this.authCache.get(cacheKey);
+    if (cached && cached.until > now) return cached.result;
+    const row = this.s.keyByHash.get(hash) as KeyRow | undefined;
+    let result: AuthResult;
+    // The row was found by its hash; comparing in constant time as well keeps the check independent of
+    // how the index lookup behaves.
+    if (!row || row.hash.length !== hash.length || !crypto.timingSafeEqual(row.hash, hash)) {
+      result = { ok: false, reason: 'invalid' };
+    } else if (row.revoked_at) {
+      result = { ok: false, reason: 'revoked' };
+    } else {
+      const account = this.s.account.get(row.account_id) as Account;
+      result = { ok: true, principal: { account, key: publicKey(row) } };
+      this.touch(row.id, now);
+    }
+    if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();
+    this.authCache.set(cacheKey, { result, until: now + AUTH_CACHE_MS });
+    return result;
+  }
+
+  async keys(accountId?: string): Promise<ApiKey[]> {
+    const rows = (accountId ? this.s.keysOf.all(accountId) : this.s.keys.all()) as KeyRow[];
+    return rows.map(publicKey);
+  }
+
+  async revokeKey(idOrPrefix: string): Promise<ApiKey | undefined> {
+    let row = this.s.keyById.get(idOrPrefix) as KeyRow | undefined;
+    if (!row) {
+      const matches = this.s.keysByPrefix.all(idOrPrefix) as KeyRow[];
+      if (matches.length > 1)
+        throw new Error(`prefix ${idOrPrefix} matches ${matches.length} keys; give the key id`);
+      row = matches[0];
+    }
+    if (!row) return undefined;
+    this.s.revoke.run(new Date(this.now()).toISOString(), row.id);
+    this.authCache.clear();
+    return publicKey(this.s.keyById.get(row.id) as KeyRow);
+  }
+
+  async quota(accountId: string): Promise<QuotaStatus> {
+    const account = this.s.account.get(accountId) as Account | undefined;
+    if (!account) throw new Error(`no account ${accountId}`);
+    return this.quotaOf(account, periodOf(this.now()).name);
+  }
+
+  async ledger(
+    options: { account_id?: string; period?: string; limit?: number } = {},
+  ): Promise<LedgerEntry[]> {
+    const where: string[] = [];
+    const values: (string | number)[] = [];
+    if (options.account_id) {
+      where.push('account_id = ?');
+      values.push(options.account_id);
+    }
+    if (options.period) {
+      where.push('period = ?');
+      values.push(options.period);
+    }
+    const sql = `SELECT * FROM usage_ledger ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    return this.db.prepare(sql).all(...values, options.limit ?? 1000) as LedgerEntry[];
+  }
+
+  async usage(accountId: string, period?: string): Promise<UsageSummary> {
+    const account = this.s.account.get(accountId) as Account | undefined;
+    if (!account) throw new Error(`no account ${accountId}`);
+    const name = period ?? periodOf(this.now()).name;
+    return {
+      account,
+      quota: this.quotaOf(account, name),
+      by_operation: this.s.usageByOperation.all(accountId, name) as { operation: string; units: number }[],
+    };
+  }
+
+  async beginIdempotent(ref: IdempotencyRef, fingerprint: string): Promise<IdempotencyBegin> {
+    const now = this.now();
+    return this.db
+      .transaction((): IdempotencyBegin => {
+        const row = this.s.idem.get(ref.scope, ref.key) as IdempotencyRow | undefined;
+        if (row && row.expires_at > now) {
+          if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+          if (row.state === 'done')
+            return { kind: 'replay', status: row.response_status!, body: row.response_body! };
+          if (now - row.created_at < IN_FLIGHT_LEASE_MS) return { kind: 'in_flight' };
+          this.s.idemTakeOver.run(now, ref.scope, ref.key);
+          return { kind: 'started' };
+        }
+        this.s.idemInsert.run(ref.scope, ref.key, fingerprint, now, now + IDEMPOTENCY_TTL_MS);
+        return { kind: 'started' };
+      })
+      .immediate();
+  }
+
+  /**
+   * Completions are committed in groups: every completion requested during one turn of the event loop
+   * goes into one transaction (each in its own savepoint, quota checked in order), since a commit costs
+   * far more than the rows it writes. Each caller resolves only once its group is committed.
+   */
+  complete(input: CompleteInput): Promise<CompleteOutcome> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ input, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending.splice(0);
+    if (batch.length === 0) return;
+    const outcomes: ({ ok: true; value: CompleteOutcome } | { ok: false; error: unknown })[] = [];
+    try {
+      this.completeGroup.immediate(
+        batch.map((b) => b.input),
+        outcomes,
+      );
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+      return;
+    }
+    batch.forEach((b, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) b.resolve(o.value);
+      else b.reject(o.error);
+    });
+  }
+
+  private completeOne(input: CompleteInput, period: string, at: string): CompleteOutcome {
+    if (input.charge) {
+      const c = input.charge;
+      const account = this.s.account.get(c.account_id) as Account | undefined;
+      if (!account) throw new Error(`no account ${c.account_id}`);
+      if (account.quota_limit !== null) {
+        const used = (this.s.counter.get(c.account_id, period) as { used: number }).used;
+        if (used >= account.quota_limit) return { ok: false, quota: this.quotaOf(account, period, used) };
+      }
+      this.s.insertLedger.run(
+        c.account_id,
+        c.key_id,
+        c.operation,
+        period,
+        c.request_id,
+        c.idempotency_key,
+        at,
+      );
+      this.s.bumpCounter.run(c.account_id, period, c.operation);
+    }
+    if (input.idempotency) {
+      const i = input.idempotency;
+      this.s.idemDone.run(i.status, i.body, i.scope, i.key);
+    }
+    return { ok: true };
+  }
+
+  async abandonIdempotent(ref: IdempotencyRef): Promise<void> {
+    this.s.idemDelete.run(ref.scope, ref.key);
+  }
+
+  async purgeExpiredIdempotency(): Promise<number> {
+    return this.s.idemPurge.run(this.now()).changes;
+  }
+
+  private quotaOf(account: Account, periodName: string, used?: number): QuotaStatus {
+    const p = periodByName(periodName);
+    const n = used ?? (this.s.counter.get(account.id, periodName) as { used: number } | undefined)?.used ?? 0;
+    return {
+      limit: account.quota_limit,
+      used: n,
+      remaining: account.quota_limit === null ? null : Math.max(0, account.quota_limit - n),
+      period: p.name,
+      period_start: p.start.toISOString(),
+      resets_at: p.end.toISOString(),
+    };
+  }
+
+  private touch(keyId: string, now: number): void {
+    const last = this.lastUsedWrites.get(keyId) ?? 0;
+    if (now - last < LAST_USED_EVERY_MS) return;
+    this.lastUsedWrites.set(keyId, now);
+    this.s.touchKey.run(new Date(now).toISOString(), keyId);
+  }
+}
+
+/** Requests per minute per key for accounts created without an explicit limit. */
+export const DEFAULT_RATE_LIMIT = 600;
+
+function publicKey(row: KeyRow): ApiKey {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    prefix: row.prefix,
+    mode: row.mode,
+    label: row.label,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+    last_used_at: row.last_used_at,
+  };
+}

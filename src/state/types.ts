@@ -1,0 +1,140 @@
+/**
+ * The state store: accounts, API keys, the usage ledger with per-period quota, and idempotency records.
+ * Every method is asynchronous so that a networked store (PostgreSQL) can implement the same interface as
+ * the embedded SQLite one.
+ */
+
+export type KeyMode = 'live' | 'test';
+
+export interface Account {
+  id: string;
+  name: string;
+  /** Billable units allowed per period; null means unlimited. */
+  quota_limit: number | null;
+  quota_period: 'month';
+  /** Requests per minute allowed per key of this account; null means unlimited. */
+  rate_limit_per_minute: number | null;
+  created_at: string;
+}
+
+export interface ApiKey {
+  id: string;
+  account_id: string;
+  /** The first characters of the key, safe to show: `ak_live_Xy12ab`. */
+  prefix: string;
+  mode: KeyMode;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** A key together with its account, as authentication yields it. */
+export interface Principal {
+  account: Account;
+  key: ApiKey;
+}
+
+export interface QuotaStatus {
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  period: string;
+  period_start: string;
+  resets_at: string;
+}
+
+export interface LedgerEntry {
+  id: number;
+  account_id: string;
+  key_id: string | null;
+  operation: string;
+  units: number;
+  period: string;
+  request_id: string;
+  idempotency_key: string | null;
+  created_at: string;
+}
+
+export interface UsageSummary {
+  account: Account;
+  quota: QuotaStatus;
+  by_operation: { operation: string; units: number }[];
+}
+
+/** What starting an idempotent request found. */
+export type IdempotencyBegin =
+  | { kind: 'started' }
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'mismatch' }
+  | { kind: 'in_flight' };
+
+export interface IdempotencyRef {
+  /** The API key (or, without keys, the account) the Idempotency-Key belongs to. */
+  scope: string;
+  key: string;
+}
+
+export interface ChargeInput {
+  account_id: string;
+  key_id: string | null;
+  operation: string;
+  request_id: string;
+  idempotency_key: string | null;
+}
+
+/** Success, or the quota that refused the charge. */
+export type CompleteOutcome = { ok: true } | { ok: false; quota: QuotaStatus };
+
+export interface CreateAccountInput {
+  name: string;
+  quota_limit?: number | null;
+  rate_limit_per_minute?: number | null;
+}
+
+export interface CreatedKey {
+  key: ApiKey;
+  /** The full key: shown once, never stored. */
+  secret: string;
+}
+
+export interface StateStore {
+  /** Fails when the store cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  createAccount(input: CreateAccountInput): Promise<Account>;
+  account(id: string): Promise<Account | undefined>;
+  accountByName(name: string): Promise<Account | undefined>;
+  accounts(): Promise<Account[]>;
+  updateAccount(
+    id: string,
+    changes: { quota_limit?: number | null; rate_limit_per_minute?: number | null },
+  ): Promise<Account>;
+
+  createKey(accountId: string, mode: KeyMode, label?: string | null): Promise<CreatedKey>;
+  /** The principal of a key given as presented by a client, or why it is refused. */
+  authenticate(
+    secret: string,
+  ): Promise<{ ok: true; principal: Principal } | { ok: false; reason: 'invalid' | 'revoked' }>;
+  keys(accountId?: string): Promise<ApiKey[]>;
+  /** Revokes a key by id or by its full prefix; returns the revoked key, or undefined when none matches. */
+  revokeKey(idOrPrefix: string): Promise<ApiKey | undefined>;
+
+  quota(accountId: string): Promise<QuotaStatus>;
+  ledger(options?: { account_id?: string; period?: string; limit?: number }): Promise<LedgerEntry[]>;
+  usage(accountId: string, period?: string): Promise<UsageSummary>;
+
+  beginIdempotent(ref: IdempotencyRef, fingerprint: string): Promise<IdempotencyBegin>;
+  /**
+   * Finishes a request in one transaction: charges one unit when `charge` is given (refusing when the
+   * quota is spent) and stores the response for replay when `idempotency` is given.
+   */
+  complete(input: {
+    charge?: ChargeInput;
+    idempotency?: IdempotencyRef & { status: number; body: string };
+  }): Promise<CompleteOutcome>;
+  /** Forgets an in-flight record so that the request can be retried with the same key. */
+  abandonIdempotent(ref: IdempotencyRef): Promise<void>;
+  purgeExpiredIdempotency(): Promise<number>;
+}
