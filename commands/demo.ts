@@ -4,17 +4,33 @@ import { bundleInfo } from '../src/bundle/inspect.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { formatBundleInfo } from '../src/cli/bundle-format.js';
 import { ingestProgress } from '../src/cli/ingest-progress.js';
+import { ServeConfigError, startServer } from '../src/http/server.js';
+import { defaultStatePath } from '../src/state/open.js';
 
 export default class Demo extends Command {
-  static override summary = 'Build the embedded demo bundle when missing or stale, then show what it holds.';
+  static override summary = 'Build the embedded demo bundle when missing or stale, then show it or serve it.';
   static override description =
     'Generates the demo manuals of a fictional manufacturer (data/demo) to PDF, ingests them into data/demo.bundle ' +
-    'when the sources, the extractor or the bundle format changed, and prints the bundle summary.';
-  static override examples = ['<%= config.bin %> demo', '<%= config.bin %> demo --rebuild'];
+    'when the sources, the extractor or the bundle format changed, then prints the bundle summary, or with --serve ' +
+    'serves it on 127.0.0.1 (what `npm start` runs).';
+  static override examples = [
+    '<%= config.bin %> demo',
+    '<%= config.bin %> demo --serve --port 8080',
+    '<%= config.bin %> demo --rebuild',
+  ];
   static override flags = {
     rebuild: Flags.boolean({
       description: 'rebuild the demo bundle even when it is current',
       default: false,
+    }),
+    serve: Flags.boolean({ description: 'serve the demo bundle after building it', default: false }),
+    port: Flags.integer({
+      char: 'p',
+      description: 'port for --serve',
+      env: 'PORT',
+      default: 8080,
+      min: 0,
+      max: 65535,
     }),
   };
 
@@ -24,11 +40,23 @@ export default class Demo extends Command {
     this.logToStderr(
       demo.rebuilt ? `demo bundle built: ${demo.bundle}` : `demo bundle is current: ${demo.bundle}`,
     );
-    const reader = new BundleReader(demo.bundle);
+    if (!flags.serve) {
+      const reader = new BundleReader(demo.bundle);
+      try {
+        this.log(formatBundleInfo(bundleInfo(reader)));
+      } finally {
+        reader.close();
+      }
+      return;
+    }
     try {
-      this.log(formatBundleInfo(bundleInfo(reader)));
-    } finally {
-      reader.close();
+      await startServer(
+        { bundle: demo.bundle, state: defaultStatePath(), host: '127.0.0.1', port: flags.port, auth: true },
+        (line) => process.stderr.write(`${line}\n`),
+      );
+    } catch (err) {
+      if (err instanceof ServeConfigError) this.error(err.message, { exit: 2 });
+      throw err;
     }
   }
 }
