@@ -4,11 +4,13 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { BundleReader } from '../bundle/reader.js';
 import { Services } from '../engine/services.js';
+import { type McpRoutesOptions, mcpRoutes } from '../mcp/index.js';
 import { projectPath } from '../project-path.js';
 import { localAccount } from '../state/local-key.js';
 import { MemoryRateLimiter, type RateLimiter } from '../state/rate-limit.js';
 import type { StateStore } from '../state/types.js';
 import { type Authenticator, createAuthenticator } from './auth.js';
+import { hostName, isLoopbackHost } from './loopback.js';
 import { HttpMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { installProblemHandlers, sendCode } from './problem.js';
@@ -46,7 +48,9 @@ export interface BuildAppOptions {
   processMetrics?: boolean;
   rateLimiter?: RateLimiter;
   services?: Services;
-  /** Adds routes or hooks once the API is registered (e.g. the MCP endpoint). */
+  /** The MCP endpoint (on by default at /mcp); false leaves it out. */
+  mcp?: Partial<Omit<McpRoutesOptions, 'services' | 'auth'>> | false;
+  /** Adds routes or hooks once the API is registered. */
   extend?: (app: FastifyInstance, hs: HeatsourceApp) => void | Promise<void>;
 }
 
@@ -122,6 +126,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    // Without keys the API trusts whoever can reach it, which must be this machine only: a page on
+    // another site that rebinds its DNS name to 127.0.0.1 still sends its own name as Host.
+    if (
+      options.auth === false &&
+      /^\/v[12]\//.test(req.url) &&
+      !isLoopbackHost(hostName(req.headers.host ?? ''))
+    ) {
+      return sendCode(
+        req,
+        reply,
+        'host_not_allowed',
+        `requests addressed to ${req.headers.host ?? '(no host)'} are refused`,
+      );
+    }
     if (hs.draining) {
       reply.header('Connection', 'close');
       return sendCode(
@@ -171,6 +189,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerOperations(app, services, authenticate, metrics);
+  if (options.mcp !== false) {
+    await mcpRoutes(app, {
+      services,
+      auth: authenticate,
+      metrics,
+      allowedOrigins: options.cors === '*' ? '*' : options.cors || [],
+      // Without keys the server is loopback-only; refusing other Host headers stops DNS rebinding.
+      requireLoopbackHost: options.auth === false,
+      ...options.mcp,
+    });
+  }
   if (options.extend) await options.extend(app, hs);
   return app;
 }

@@ -4,6 +4,7 @@ import { exampleDiagnostic } from '../engine/examples.js';
 import { curlExample, ensureLocalKey } from '../state/local-key.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
 import { buildApp } from './app.js';
+import { isLoopbackHost } from './loopback.js';
 
 export interface ServeOptions {
   bundle: string;
@@ -26,16 +27,6 @@ export class ServeConfigError extends Error {
   }
 }
 
-export function isLoopback(host: string): boolean {
-  const h = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '');
-  return (
-    h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h)
-  );
-}
-
 export interface RunningServer {
   url: string;
   /** Stops accepting requests, waits for those in flight, closes the stores. */
@@ -51,7 +42,7 @@ export async function startServer(
   options: ServeOptions,
   notice: (line: string) => void,
 ): Promise<RunningServer> {
-  if (!options.auth && !isLoopback(options.host)) {
+  if (!options.auth && !isLoopbackHost(options.host)) {
     throw new ServeConfigError(
       `--no-auth serves without API keys and is allowed only on a loopback address (127.0.0.1, ::1, localhost); got --host ${options.host}`,
     );

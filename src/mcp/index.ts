@@ -1,0 +1,9 @@
+export {
+  DEFAULT_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+} from './protocol.js';
+export { PAGE_URI_TEMPLATE, parsePageUri } from './resources.js';
+export { type McpRoutesOptions, mcpRoutes } from './routes.js';
+export { REQUEST_ID_ARGUMENT } from './tool-schemas.js';

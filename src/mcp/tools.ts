@@ -1,0 +1,171 @@
+import type { Problem } from '../contract/common.js';
+import type { OperationSpec } from '../contract/operations.js';
+import type { ServiceContext, ServiceResult } from '../engine/context.js';
+import { problem, ServiceError } from '../engine/errors.js';
+import type { Services } from '../engine/services.js';
+import { type ContentBlock, linksFor } from './content.js';
+import type { ProtocolVersion } from './protocol.js';
+import { type JsonSchema, REQUEST_ID_ARGUMENT, toolInputSchema, toolOutputSchema } from './tool-schemas.js';
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: { title: string; readOnlyHint: boolean; openWorldHint: boolean };
+}
+
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent: unknown;
+  isError?: true;
+}
+
+/** What a call returned, for the transport's metrics and logs. */
+export interface ToolOutcome {
+  result: CallToolResult;
+  service?: ServiceResult;
+}
+
+const IDEMPOTENCY_NOTE =
+  ' Over MCP, pass the idempotency key as the `request_id` argument (or the Idempotency-Key HTTP header).';
+
+interface Tool {
+  definition: ToolDefinition;
+  /** Whether the `request_id` argument is the call's Idempotency-Key. */
+  takesRequestId: boolean;
+}
+
+function toolOf(op: OperationSpec): Tool {
+  const input = toolInputSchema(op);
+  const description = input.takesRequestId ? op.description + IDEMPOTENCY_NOTE : op.description;
+  const definition: ToolDefinition = {
+    name: op.name,
+    title: op.summary,
+    description,
+    inputSchema: input.schema,
+    outputSchema: toolOutputSchema(op),
+    // GET operations only read; the others may charge the quota or change a session.
+    annotations: { title: op.summary, readOnlyHint: op.method === 'GET', openWorldHint: false },
+  };
+  return { definition, takesRequestId: input.takesRequestId };
+}
+
+/**
+ * One tool per operation of the service layer, described from the same contract as the REST routes.
+ * Tools are read from `services.operations` on every listing, so operations added later (guided sessions)
+ * appear without anything to register here.
+ */
+export class ToolCatalog {
+  private readonly tools = new WeakMap<OperationSpec, Tool>();
+
+  constructor(private readonly services: Services) {}
+
+  list(): ToolDefinition[] {
+    return this.services.operations.map((op) => this.tool(op).definition);
+  }
+
+  find(name: string): OperationSpec | undefined {
+    return this.services.operation(name);
+  }
+
+  private tool(op: OperationSpec): Tool {
+    let tool = this.tools.get(op);
+    if (!tool) {
+      tool = toolOf(op);
+      this.tools.set(op, tool);
+    }
+    return tool;
+  }
+
+  /**
+   * Runs a tool through the same `Services.invoke` as its REST route: the result's structured content is
+   * the REST body, and a failure is an `isError` result carrying the problem document REST would send.
+   */
+  async call(
+    op: OperationSpec,
+    args: Record<string, unknown>,
+    ctx: ServiceContext,
+    options: { version: ProtocolVersion; onInternalError: (err: unknown) => void },
+  ): Promise<ToolOutcome> {
+    const instance = restInstance(op, args);
+    try {
+      const { input, idempotencyKey } = this.splitRequestId(op, args, ctx.idempotencyKey);
+      const service = await this.services.invoke({ ...ctx, idempotencyKey }, op.name, input);
+      return { result: successResult(service, options.version), service };
+    } catch (err) {
+      if (err instanceof ServiceError) {
+        return { result: errorResult(err.toProblem(instance)) };
+      }
+      options.onInternalError(err);
+      const internal = problem(
+        'internal_error',
+        `internal error; quote request id ${ctx.requestId} when reporting it`,
+        instance,
+      );
+      return { result: errorResult(internal) };
+    }
+  }
+
+  /** Takes `request_id` out of the arguments: it is the call's Idempotency-Key, not part of the operation's input. */
+  private splitRequestId(
+    op: OperationSpec,
+    args: Record<string, unknown>,
+    headerKey: string | null,
+  ): { input: Record<string, unknown>; idempotencyKey: string | null } {
+    if (!(REQUEST_ID_ARGUMENT in args) || !this.tool(op).takesRequestId) {
+      return { input: args, idempotencyKey: headerKey };
+    }
+    const { [REQUEST_ID_ARGUMENT]: requestId, ...input } = args;
+    if (requestId === undefined || requestId === null) return { input, idempotencyKey: headerKey };
+    if (typeof requestId !== 'string') {
+      throw new ServiceError('validation_failed', `invalid field(s): ${REQUEST_ID_ARGUMENT}`, {
+        errors: [{ field: REQUEST_ID_ARGUMENT, message: 'must be a string' }],
+      });
+    }
+    if (headerKey !== null && headerKey !== requestId) {
+      throw new ServiceError(
+        'idempotency_key_invalid',
+        `the ${REQUEST_ID_ARGUMENT} argument and the Idempotency-Key header differ; send one of them`,
+      );
+    }
+    return { input, idempotencyKey: requestId };
+  }
+}
+
+/**
+ * The problem `instance` REST would give the same call: the operation's path with its parameters filled
+ * in, so that a tool failure carries the very problem document of the REST request.
+ */
+function restInstance(op: OperationSpec, args: Record<string, unknown>): string {
+  return op.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (param, name: string) => {
+    const value = args[name];
+    return typeof value === 'string' || typeof value === 'number' ? encodeURIComponent(String(value)) : param;
+  });
+}
+
+function jsonText(result: ServiceResult): string {
+  return result.json ?? JSON.stringify(result.body);
+}
+
+function successResult(service: ServiceResult, version: ProtocolVersion): CallToolResult {
+  const content: ContentBlock[] = [{ type: 'text', text: jsonText(service) }];
+  if (service.binary) {
+    content.push({
+      type: 'image',
+      data: service.binary.data.toString('base64'),
+      mimeType: service.binary.contentType,
+    });
+  }
+  content.push(...linksFor(service.body, version));
+  return { content, structuredContent: service.body };
+}
+
+function errorResult(doc: Problem): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(doc) }],
+    structuredContent: doc,
+    isError: true,
+  };
+}
