@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Citation } from './common.js';
 import { ModelMatch } from './documents.js';
+import { NextAction, SessionHypothesis, SessionOutcome, SessionStatus } from './sessions.js';
 
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
@@ -101,7 +102,9 @@ export const DiagnosticResponse = z
   .meta({ id: 'DiagnosticResponse' });
 export type DiagnosticResponse = z.infer<typeof DiagnosticResponse>;
 
-export const TurnResponseValue = z.union([z.boolean(), z.number(), z.string(), z.null()]);
+export const TurnResponseValue = z
+  .union([z.boolean(), z.number(), z.string(), z.null()])
+  .describe("null when the technician can't observe or measure it (not evidence)");
 
 /** One turn of a guided conversation; the first turn names the equipment, later ones carry the conversation id. */
 export const DiagnosticTurnRequest = z
@@ -110,11 +113,11 @@ export const DiagnosticTurnRequest = z
     brand: text(100).optional(),
     model: text(100).optional(),
     code: text(32).optional(),
-    message: z.string().max(4000).optional().describe('free-text description of the symptom'),
+    message: z.string().max(4000).optional().describe('first turn: free-text description of the symptom'),
     response: z
       .strictObject({ action_id: text(100), value: TurnResponseValue })
       .optional()
-      .describe('the answer to the previous turn'),
+      .describe('later turns: the answer to the next_action of the previous turn'),
   })
   .refine((v) => v.conversation_id || v.brand, {
     message: 'the first turn needs `brand` (later turns carry `conversation_id`)',
@@ -123,5 +126,22 @@ export const DiagnosticTurnRequest = z
   .meta({ id: 'DiagnosticTurnRequest' });
 export type DiagnosticTurnRequest = z.infer<typeof DiagnosticTurnRequest>;
 
-/** Placeholder body of the guided turn until its engine is served; every call answers 501 meanwhile. */
-export const DiagnosticTurnResponse = z.object({}).passthrough().meta({ id: 'DiagnosticTurnResponse' });
+/**
+ * Where a guided conversation stands after a turn: the action to carry out next (or the outcome), the
+ * hypotheses with their probabilities, and the manual pages behind them. The conversation is a
+ * diagnostic session: `conversation_id` also reads at /v2/diagnostic-sessions/{id}.
+ */
+export const DiagnosticTurnResponse = z
+  .object({
+    conversation_id: z.string().describe('send it with every later turn'),
+    turn: z.number().int().min(1).describe('1 on the first turn, then one more per recorded answer'),
+    status: SessionStatus,
+    message: z.string().describe('what to tell the technician: the next action, or the outcome'),
+    next_action: NextAction.nullable().describe('answer it in the next turn; null once finished'),
+    hypotheses: z.array(SessionHypothesis).describe('most probable first'),
+    outcome: SessionOutcome.nullable(),
+    citations: z.array(Citation).describe('manual pages behind the next action or the outcome'),
+    billable: z.boolean().describe('true on the turn that opened the conversation'),
+  })
+  .meta({ id: 'DiagnosticTurnResponse' });
+export type DiagnosticTurnResponse = z.infer<typeof DiagnosticTurnResponse>;

@@ -28,6 +28,8 @@ import {
 } from './models.js';
 import type { ProblemCode } from './problems.js';
 import { SearchQuery, SearchResponse } from './search.js';
+import { SessionRef, SessionRespondRequest } from './session-requests.js';
+import { CreateSessionRequest, Session, SessionSummary } from './sessions.js';
 
 /**
  * One capability of the service, described once: REST routes, MCP tools and the OpenAPI document are
@@ -75,6 +77,16 @@ const IDEMPOTENT_POST: ProblemCode[] = [
   'idempotency_key_reused',
 ];
 
+/** What answering a session's pending action can run into. */
+const SESSION_RESPONSE_ERRORS: ProblemCode[] = [
+  'session_not_found',
+  'session_closed',
+  'session_finished',
+  'action_mismatch',
+  'invalid_response',
+  'session_conflict',
+];
+
 export const OPERATIONS: OperationSpec[] = [
   {
     name: 'diagnose',
@@ -101,13 +113,22 @@ export const OPERATIONS: OperationSpec[] = [
     summary: 'One turn of a guided troubleshooting conversation',
     description:
       'Guided troubleshooting for Air/Water heat pumps, one turn at a time. Requires an Idempotency-Key. ' +
-      'The first turn of a conversation is billable.',
+      'The first turn names brand, model, and the code and/or a message describing the symptom; it answers ' +
+      'a conversation_id and the next action to carry out. Each later turn sends conversation_id and ' +
+      'response {action_id, value} (value null when it cannot be measured) until status is concluded or ' +
+      'escalated. The first turn of a conversation is billable; later turns are free.',
     input: DiagnosticTurnRequest,
     output: DiagnosticTurnResponse,
     response: 'json',
     billing: 'per_result',
     idempotency: 'required',
-    errors: [...IDEMPOTENT_POST, 'idempotency_key_required', 'quota_exceeded', 'not_implemented'],
+    errors: [
+      ...IDEMPOTENT_POST,
+      'idempotency_key_required',
+      'quota_exceeded',
+      ...SESSION_RESPONSE_ERRORS,
+      'unsupported_equipment',
+    ],
   },
   {
     name: 'search',
@@ -257,6 +278,110 @@ export const OPERATIONS: OperationSpec[] = [
     billing: 'none',
     idempotency: 'none',
     errors: ['model_not_found'],
+  },
+  {
+    name: 'start_diagnostic_session',
+    method: 'POST',
+    path: '/v2/diagnostic-sessions',
+    summary: 'Start a guided troubleshooting session',
+    description:
+      'Starts a session for a heat pump (brand, model, equipment air_water or air_air) with an error code ' +
+      'and/or a symptom description, and readings already taken. The session keeps hypotheses with ' +
+      "probabilities (the manual's causes for the code carry their page citations) and asks one cheap, " +
+      'discriminating action at a time: next_action says what to do and the answer it expects (boolean, ' +
+      'number with unit and nominal range, or a choice). One billable unit; every later call on the ' +
+      'session is free. Beta.',
+    input: CreateSessionRequest,
+    output: Session,
+    response: 'json',
+    billing: 'always',
+    idempotency: 'optional',
+    errors: [...IDEMPOTENT_POST, 'quota_exceeded', 'invalid_response'],
+    successStatus: 201,
+  },
+  {
+    name: 'get_diagnostic_session',
+    method: 'GET',
+    path: '/v2/diagnostic-sessions/:session_id',
+    summary: 'Read a guided troubleshooting session',
+    description:
+      'The session as it stands: status (active, concluded, escalated, closed), hypotheses, next_action, ' +
+      'history and outcome. Only the account that started it can read it.',
+    input: SessionRef,
+    output: Session,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'none',
+    errors: ['session_not_found'],
+  },
+  {
+    name: 'respond_to_diagnostic_session',
+    method: 'POST',
+    path: '/v2/diagnostic-sessions/:session_id/responses',
+    summary: 'Answer the pending action of a session',
+    description:
+      'Records the answer to next_action: {action_id, value} with the value typed as next_action.expected ' +
+      'says (a choice is answered by its id), or {action_id, unknown: true} when it cannot be observed or ' +
+      'measured, which is not taken as evidence. Answers the updated session. Free. A closed session ' +
+      'refuses answers (409 session_closed), as does a concluded one (session_finished); another action ' +
+      'id is 409 action_mismatch, a value of the wrong type 422 invalid_response.',
+    input: SessionRespondRequest,
+    output: Session,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'optional',
+    errors: [...IDEMPOTENT_POST, ...SESSION_RESPONSE_ERRORS],
+  },
+  {
+    name: 'undo_diagnostic_session',
+    method: 'POST',
+    path: '/v2/diagnostic-sessions/:session_id/undo',
+    summary: 'Take back the last answer of a session',
+    description:
+      'Removes the last answer and replays the session without it; a concluded or escalated session ' +
+      'becomes active again. Free.',
+    input: SessionRef,
+    output: Session,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'optional',
+    errors: [
+      ...IDEMPOTENT_POST,
+      'session_not_found',
+      'session_closed',
+      'nothing_to_undo',
+      'session_conflict',
+    ],
+  },
+  {
+    name: 'close_diagnostic_session',
+    method: 'POST',
+    path: '/v2/diagnostic-sessions/:session_id/close',
+    summary: 'Close a guided troubleshooting session',
+    description:
+      'Closes the session: it takes no more answers. An active session gets the outcome its beliefs support ' +
+      '(the remaining repairs by probability over cost). Closing a closed session changes nothing. Free.',
+    input: SessionRef,
+    output: Session,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'optional',
+    errors: [...IDEMPOTENT_POST, 'session_not_found', 'session_conflict'],
+  },
+  {
+    name: 'get_diagnostic_session_summary',
+    method: 'GET',
+    path: '/v2/diagnostic-sessions/:session_id/summary',
+    summary: 'The path, outcome and citations of a session',
+    description:
+      'For the report of an intervention: every action taken with its answer and the leading hypothesis ' +
+      'after it, the outcome, and every manual page cited along the way.',
+    input: SessionRef,
+    output: SessionSummary,
+    response: 'json',
+    billing: 'none',
+    idempotency: 'none',
+    errors: ['session_not_found'],
   },
 ];
 

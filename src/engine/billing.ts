@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { StateStore } from '../state/types.js';
+import { SessionConflictError, type StateStore } from '../state/types.js';
 import type { ServiceContext, ServiceResult } from './context.js';
 import { ServiceError } from './errors.js';
 
@@ -111,18 +111,28 @@ export async function runBillable(
             idempotency_key: ctx.idempotencyKey,
           }
         : undefined;
-    if (charge || idem) {
+    if (charge || idem || result.sessionWrite) {
       const outcome = await state.complete({
         charge,
         idempotency: idem
           ? { ...idem, status: result.status, body: result.json ?? JSON.stringify(result.body) }
           : undefined,
+        session: result.sessionWrite,
       });
       if (!outcome.ok) throw quotaProblem(outcome.quota, Date.now());
     }
     return result;
   } catch (err) {
     if (idem) await state.abandonIdempotent(idem);
-    throw err;
+    throw conflictProblem(err);
   }
+}
+
+/** A session written meanwhile by another request becomes a problem the caller can act on (read, retry). */
+export function conflictProblem(err: unknown): unknown {
+  if (!(err instanceof SessionConflictError)) return err;
+  return new ServiceError(
+    'session_conflict',
+    `session ${err.sessionId} was changed by another request meanwhile; read it again and retry`,
+  );
 }

@@ -1,4 +1,4 @@
-import type { Account, ApiKey } from '../state/types.js';
+import type { Account, ApiKey, SessionWrite } from '../state/types.js';
 
 /** Who is calling and for which request: what every service function receives, from REST or MCP alike. */
 export interface ServiceContext {
@@ -21,4 +21,6 @@ export interface ServiceResult<T = unknown> {
   json?: string;
   /** Set when the response is the stored response of an earlier request with the same Idempotency-Key. */
   replayed?: boolean;
+  /** A session to write in the transaction that charges the request and stores it for replay. */
+  sessionWrite?: SessionWrite;
 }

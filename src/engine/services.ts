@@ -1,7 +1,7 @@
 import { BundleOpenError, type BundleReader } from '../bundle/reader.js';
 import type { MeResponse } from '../contract/account.js';
 import type { ProductRequest, RegistryRequest, SnapshotRequest } from '../contract/catalog.js';
-import type { DiagnosticRequest } from '../contract/diagnostic.js';
+import type { DiagnosticRequest, DiagnosticTurnRequest } from '../contract/diagnostic.js';
 import type {
   ModelCoverageRequest,
   ResolveModelRequest,
@@ -9,14 +9,17 @@ import type {
 } from '../contract/models.js';
 import { OPERATIONS, type OperationSpec } from '../contract/operations.js';
 import type { SearchQuery } from '../contract/search.js';
+import type { SessionRef, SessionRespondRequest } from '../contract/session-requests.js';
+import type { CreateSessionRequest } from '../contract/sessions.js';
 import type { StateStore } from '../state/types.js';
-import { checkIdempotencyKey, fingerprint, runBillable } from './billing.js';
+import { checkIdempotencyKey, conflictProblem, fingerprint, runBillable } from './billing.js';
 import { errorCode, modelCoverage, procedure, product, registry, resolveModelStrict } from './catalog.js';
 import type { ServiceContext, ServiceResult } from './context.js';
 import { type CorpusView, corpusView } from './corpus.js';
 import { diagnose, diagnoseStrict } from './diagnostic.js';
 import { ServiceError, validationError } from './errors.js';
 import { InvalidCursorError, searchChunks } from './search.js';
+import { SessionService, type SessionServiceOptions } from './sessions-service.js';
 import { SnapshotService } from './snapshot.js';
 
 /** A service function: validated input in, status and body out; no HTTP in sight. */
@@ -60,6 +63,7 @@ class ResultCache {
 export class Services {
   readonly view: CorpusView;
   readonly snapshots: SnapshotService;
+  readonly sessions: SessionService;
   readonly operations: OperationSpec[];
   private readonly handlers = new Map<string, Handler>();
   private readonly lookups = new ResultCache(10_000);
@@ -67,10 +71,12 @@ export class Services {
   constructor(
     readonly reader: BundleReader,
     readonly state: StateStore,
-    options: { snapshotCacheBytes?: number } = {},
+    options: { snapshotCacheBytes?: number; sessions?: SessionServiceOptions } = {},
   ) {
     this.view = corpusView(reader);
     this.snapshots = new SnapshotService(this.view, { cacheBytes: options.snapshotCacheBytes });
+    this.sessions = new SessionService(this.view, state, options.sessions);
+    const sessions = this.sessions;
     this.operations = [...OPERATIONS];
     const view = this.view;
     this.handle('diagnose', (_ctx, input: DiagnosticRequest) =>
@@ -79,9 +85,7 @@ export class Services {
         return serialised(body, body.billable);
       }),
     );
-    this.handle('diagnose_guided', () => {
-      throw new ServiceError('not_implemented', 'guided troubleshooting turns are not served yet');
-    });
+    this.handle('diagnose_guided', (ctx, input: DiagnosticTurnRequest) => sessions.turn(ctx, input));
     this.handle('search', (_ctx, input: SearchQuery) => {
       try {
         return ok(searchChunks(reader, input));
@@ -119,6 +123,16 @@ export class Services {
     );
     this.handle('resolve_model', (_ctx, input: ResolveModelRequest) => ok(resolveModelStrict(view, input)));
     this.handle('get_model_coverage', (_ctx, input: ModelCoverageRequest) => ok(modelCoverage(view, input)));
+    this.handle('start_diagnostic_session', (ctx, input: CreateSessionRequest) =>
+      sessions.create(ctx, input),
+    );
+    this.handle('get_diagnostic_session', (ctx, input: SessionRef) => sessions.get(ctx, input));
+    this.handle('respond_to_diagnostic_session', (ctx, input: SessionRespondRequest) =>
+      sessions.respond(ctx, input),
+    );
+    this.handle('undo_diagnostic_session', (ctx, input: SessionRef) => sessions.undo(ctx, input));
+    this.handle('close_diagnostic_session', (ctx, input: SessionRef) => sessions.close(ctx, input));
+    this.handle('get_diagnostic_session_summary', (ctx, input: SessionRef) => sessions.summary(ctx, input));
   }
 
   /** Sets the handler of an operation; a later feature adds its operation to `operations` and its handler here. */
@@ -159,7 +173,17 @@ export class Services {
       );
     }
     const withKey = idempotent && ctx.idempotencyKey !== null;
-    if (op.billing === 'none' && !withKey) return handler(ctx, input);
+    if (op.billing === 'none' && !withKey) {
+      const result = await handler(ctx, input);
+      if (result.sessionWrite) {
+        try {
+          await this.state.complete({ session: result.sessionWrite });
+        } catch (err) {
+          throw conflictProblem(err);
+        }
+      }
+      return result;
+    }
     return runBillable(
       this.state,
       ctx,

@@ -144,9 +144,25 @@ function operationObject(op: OperationSpec, components: Components): Json {
     'x-billing': op.billing,
   };
   if (op.method === 'POST') {
-    out.requestBody = { required: true, content: { 'application/json': { schema: inputSchema } } };
+    out.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: bodySchema(inputSchema, inputObject, inPath) } },
+    };
   }
   return out;
+}
+
+/**
+ * The JSON body of a POST: its input schema without the path parameters, which travel in the URL (one zod
+ * schema validates both together, so that an MCP tool call carries them as arguments).
+ */
+function bodySchema(inputSchema: Json, inputObject: Json, inPath: string[]): Json {
+  if (inPath.length === 0) return inputSchema;
+  const properties = { ...((inputObject.properties ?? {}) as Record<string, Json>) };
+  for (const name of inPath) delete properties[name];
+  const required = ((inputObject.required ?? []) as string[]).filter((n) => !inPath.includes(n));
+  const { $id: _id, ...rest } = inputObject;
+  return { ...rest, properties, ...(required.length ? { required } : { required: undefined }) };
 }
 
 /** The OpenAPI 3.1 document of the API, generated from the operation list and its zod schemas. */

@@ -70,6 +70,26 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX idempotency_expiry ON idempotency_records(expires_at);
     `,
   },
+  {
+    version: 2,
+    name: 'guided troubleshooting sessions',
+    sql: `
+      -- A session's compiled model never changes after creation and is written once; each response
+      -- rewrites only the small state, under an optimistic version check.
+      CREATE TABLE diagnostic_sessions (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        status TEXT NOT NULL,
+        equipment TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        model TEXT NOT NULL,
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX diagnostic_sessions_account ON diagnostic_sessions(account_id, updated_at);
+    `,
+  },
 ];
 
 export class StateSchemaError extends Error {

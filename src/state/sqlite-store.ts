@@ -17,9 +17,12 @@ import type {
   LedgerEntry,
   Principal,
   QuotaStatus,
+  SessionRecord,
+  SessionWrite,
   StateStore,
   UsageSummary,
 } from './types.js';
+import { SessionConflictError } from './types.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** An in-flight record older than this belongs to a request that died; a retry may take it over. */
@@ -66,6 +69,7 @@ export class SqliteStateStore implements StateStore {
   }[] = [];
   private readonly completeGroup;
   private readonly s;
+  private sessionStatements?: ReturnType<SqliteStateStore['prepareSessionStatements']>;
 
   constructor(
     readonly file: string,
@@ -384,11 +388,57 @@ export class SqliteStateStore implements StateStore {
       );
       this.s.bumpCounter.run(c.account_id, period, c.operation);
     }
+    if (input.session) this.writeSession(input.session, at);
     if (input.idempotency) {
       const i = input.idempotency;
       this.s.idemDone.run(i.status, i.body, i.scope, i.key);
     }
     return { ok: true };
+  }
+
+  /** Prepared on first use, so that a store opened with fewer migrations (tests) still opens. */
+  private get ss() {
+    this.sessionStatements ??= this.prepareSessionStatements();
+    return this.sessionStatements;
+  }
+
+  private prepareSessionStatements() {
+    const db = this.db;
+    return {
+      get: db.prepare('SELECT * FROM diagnostic_sessions WHERE id = ?'),
+      list: db.prepare(
+        `SELECT id, account_id, status, equipment, version, state, created_at, updated_at
+         FROM diagnostic_sessions WHERE account_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
+      ),
+      insert: db.prepare(
+        `INSERT INTO diagnostic_sessions (id, account_id, status, equipment, version, model, state, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+      ),
+      update: db.prepare(
+        `UPDATE diagnostic_sessions SET status = ?, state = ?, version = version + 1, updated_at = ?
+         WHERE id = ? AND account_id = ? AND version = ?`,
+      ),
+    };
+  }
+
+  private writeSession(w: SessionWrite, at: string): void {
+    const changes =
+      w.expected_version === null
+        ? this.ss.insert.run(w.id, w.account_id, w.status, w.equipment, w.model ?? '{}', w.state, at, at)
+            .changes
+        : this.ss.update.run(w.status, w.state, at, w.id, w.account_id, w.expected_version).changes;
+    if (changes !== 1) throw new SessionConflictError(w.id);
+  }
+
+  async session(id: string): Promise<SessionRecord | undefined> {
+    return this.ss.get.get(id) as SessionRecord | undefined;
+  }
+
+  async sessions(
+    accountId: string,
+    options: { limit?: number } = {},
+  ): Promise<Omit<SessionRecord, 'model'>[]> {
+    return this.ss.list.all(accountId, options.limit ?? 50) as Omit<SessionRecord, 'model'>[];
   }
 
   async abandonIdempotent(ref: IdempotencyRef): Promise<void> {

@@ -98,6 +98,41 @@ export interface CreatedKey {
   secret: string;
 }
 
+/** A guided troubleshooting session as stored: the engine's state as JSON, owned by one account. */
+export interface SessionRecord {
+  id: string;
+  account_id: string;
+  status: string;
+  equipment: string;
+  /** Starts at 1; each write adds one. */
+  version: number;
+  /** JSON of the part of the session fixed at creation (its compiled model). */
+  model: string;
+  /** JSON of the rest: answers, beliefs, next action, outcome. */
+  state: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A session to insert (`expected_version` null, `model` given) or to update from the version read. */
+export interface SessionWrite {
+  id: string;
+  account_id: string;
+  status: string;
+  equipment: string;
+  expected_version: number | null;
+  model?: string;
+  state: string;
+}
+
+/** The session was written by someone else since it was read (or its id is taken): read it again. */
+export class SessionConflictError extends Error {
+  constructor(readonly sessionId: string) {
+    super(`session ${sessionId} changed since it was read`);
+    this.name = 'SessionConflictError';
+  }
+}
+
 export interface StateStore {
   /** Fails when the store cannot be reached. */
   ping(): Promise<void>;
@@ -133,8 +168,17 @@ export interface StateStore {
   complete(input: {
     charge?: ChargeInput;
     idempotency?: IdempotencyRef & { status: number; body: string };
+    /**
+     * A session written in the same transaction, only when the charge (if any) is accepted. A version
+     * that no longer matches rejects the whole completion with SessionConflictError.
+     */
+    session?: SessionWrite;
   }): Promise<CompleteOutcome>;
   /** Forgets an in-flight record so that the request can be retried with the same key. */
   abandonIdempotent(ref: IdempotencyRef): Promise<void>;
   purgeExpiredIdempotency(): Promise<number>;
+
+  session(id: string): Promise<SessionRecord | undefined>;
+  /** An account's sessions, most recently changed first, without their models. */
+  sessions(accountId: string, options?: { limit?: number }): Promise<Omit<SessionRecord, 'model'>[]>;
 }

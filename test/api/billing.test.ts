@@ -147,23 +147,22 @@ describe('idempotency', () => {
 });
 
 describe('POST /v1/diagnostic/turn', () => {
-  it('validates the body first, then requires an Idempotency-Key, then answers 501', async () => {
+  it('validates the body first, then requires an Idempotency-Key, then bills the first turn once', async () => {
     const k = await api.key('turns');
     const invalid = await post('/v1/diagnostic/turn', k.authorization, { model: 'DT-A100-E' });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().code).toBe('validation_failed');
     expect(invalid.json().errors[0].field).toBe('brand');
-    const missing = await post('/v1/diagnostic/turn', k.authorization, { brand: 'Demotherm', code: 'E9' });
+    const first = { brand: 'Demotherm', model: 'DT-A100-E', code: 'E9' };
+    const missing = await post('/v1/diagnostic/turn', k.authorization, first);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().code).toBe('idempotency_key_required');
-    const res = await post(
-      '/v1/diagnostic/turn',
-      k.authorization,
-      { brand: 'Demotherm', code: 'E9' },
-      'turn-1',
-    );
-    expect(res.statusCode).toBe(501);
-    expect(res.json().code).toBe('not_implemented');
-    expect(await api.state.ledger({ account_id: k.accountId })).toHaveLength(0);
+    const res = await post('/v1/diagnostic/turn', k.authorization, first, 'turn-1');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().billable).toBe(true);
+    const replay = await post('/v1/diagnostic/turn', k.authorization, first, 'turn-1');
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json()).toEqual(res.json());
+    expect(await api.state.ledger({ account_id: k.accountId })).toHaveLength(1);
   });
 });

@@ -215,7 +215,7 @@ describe('GET /v1/openapi.json', () => {
       expect(entry, `${op.method} ${path}`).toBeDefined();
       expect(entry.operationId).toBe(op.name);
       expect(Object.keys(entry.responses)).toEqual(
-        expect.arrayContaining(['200', '400', '401', '429', '500']),
+        expect.arrayContaining([String(op.successStatus ?? 200), '400', '401', '429', '500']),
       );
     }
     expect(doc.paths['/v1/diagnostic'].post.requestBody.content['application/json'].schema.$ref).toBe(
@@ -236,5 +236,20 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.components.schemas.DiagnosticResponse.properties.state.$ref).toBe(
       '#/components/schemas/DiagnosticState',
     );
+  });
+});
+
+describe('OpenAPI request bodies', () => {
+  it('leave path parameters out of POST bodies', async () => {
+    const doc = (await api.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    for (const op of OPERATIONS.filter((o) => o.method === 'POST' && o.path.includes(':'))) {
+      const path = op.path.replace(/:([a-z_]+)/g, '{$1}');
+      const schema = doc.paths[path].post.requestBody.content['application/json'].schema;
+      const names = [...op.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
+      for (const name of names) {
+        expect(schema.properties?.[name], `${op.name} body lists ${name}`).toBeUndefined();
+        expect(schema.required ?? [], `${op.name} requires ${name}`).not.toContain(name);
+      }
+    }
   });
 });
