@@ -36,6 +36,7 @@ export interface SnapshotResult {
   failures: SnapshotFailure[];
 }
 
+/** Called after each page, rendered or failed. It runs inside the pool's message handling: do not throw. */
 export type ProgressCallback = (done: number, total: number) => void;
 
 export const DEFAULT_WIDTH = 1000;

@@ -38,7 +38,8 @@ beforeAll(async () => {
   threePages = await makePdf({ pages: 3 });
 });
 
-describe('renderSnapshots', () => {
+// Worker start-up and rendering are slow on a busy 2-core machine.
+describe('renderSnapshots', { timeout: 30_000 }, () => {
   it('renders one WebP per page at the requested width and reports progress', async () => {
     const progress: [number, number][] = [];
     const { snapshots, failures } = await renderSnapshots(
