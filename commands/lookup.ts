@@ -1,0 +1,69 @@
+import { Flags } from '@oclif/core';
+import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
+import { CliError, EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
+import { formatDiagnostic, formatStrict } from '../src/cli/format-diagnostic.js';
+
+export default class Lookup extends ClientCommand {
+  static override summary = 'What an error code means for a unit, from its manual, with the page.';
+  static override description =
+    'Answers with the meaning of the code as printed, the manual’s own words, the causes, the numbered ' +
+    'steps with their safety notes, and the citation (manual title and page). Without --model a code shared ' +
+    'by several models stays ambiguous and the models are listed. --strict answers only from an approved ' +
+    'manual of the exact model (REST v2).' +
+    `\n\n${EXIT_HELP}`;
+  static override examples = [
+    '<%= config.bin %> lookup --brand Demotherm --model DT-AW080-M --code E9',
+    '<%= config.bin %> lookup -b Demotherm -m DT-AW080-M -c E9 --strict',
+    '<%= config.bin %> lookup --brand Demotherm --code E9 --json | jq .follow_up_questions',
+    '<%= config.bin %> lookup --brand Demotherm --model DT-AW080-M --code E9 --url https://hs.example.com --key ak_live_…',
+  ];
+  static override flags = {
+    brand: Flags.string({
+      char: 'b',
+      description: 'manufacturer, as printed or commonly called',
+      required: true,
+    }),
+    model: Flags.string({ char: 'm', description: 'model from the nameplate' }),
+    code: Flags.string({ char: 'c', description: 'error code as shown on the display', required: true }),
+    strict: Flags.boolean({ description: 'answer only from an approved manual of the exact model' }),
+    language: Flags.string({ char: 'l', description: 'preferred manual language (ISO 639-1, e.g. en)' }),
+    ...jsonFlag,
+    ...sourceFlags,
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Lookup);
+    await this.withClient(flags, async (client) => {
+      const language = flags.language ? { language: flags.language } : {};
+      if (flags.strict) {
+        if (!flags.model)
+          throw new CliError('--strict needs --model (the exact model from the nameplate)', EXIT.usage);
+        const r = await client.diagnoseStrict({
+          brand: flags.brand,
+          model: flags.model,
+          code: flags.code,
+          ...language,
+        });
+        if (flags.json) this.printJson(r);
+        else {
+          const hints = r.reason === 'unknown_brand' ? await this.brandSuggestions(client, flags.brand) : [];
+          this.print(formatStrict(r, this.style, { brand: flags.brand, model: flags.model }, hints));
+        }
+        return r.status === 'exact_source' ? EXIT.ok : EXIT.notFound;
+      }
+      const r = await client.diagnose({
+        brand: flags.brand,
+        ...(flags.model ? { model: flags.model } : {}),
+        code: flags.code,
+        ...language,
+      });
+      if (flags.json) this.printJson(r);
+      else {
+        const hints =
+          r.state === 'out_of_coverage' && !r.brand ? await this.brandSuggestions(client, flags.brand) : [];
+        this.print(formatDiagnostic(r, this.style, hints));
+      }
+      return r.state === 'answer' ? EXIT.ok : EXIT.notFound;
+    });
+  }
+}

@@ -1,0 +1,171 @@
+import type { Citation } from '../contract/common.js';
+import type {
+  ExpectedResponse,
+  NextAction,
+  ResponseValue,
+  Session,
+  SessionEquipment,
+  SessionHypothesis,
+  SessionOutcome,
+  SessionSummary,
+} from '../contract/sessions.js';
+import type { Style } from './style.js';
+import { Lines, pages } from './text-layout.js';
+
+/** How many hypotheses the live view shows: enough to see the contenders on a phone-sized terminal. */
+export const SHOWN_HYPOTHESES = 5;
+const BAR = 10;
+
+export function percent(p: number): string {
+  return `${Math.round(p * 100)}%`;
+}
+
+export function citationText(c: Citation): string {
+  return `${c.title}, ${pages(c.page, c.page_end)}`;
+}
+
+function uniqueCitations(list: Citation[]): Citation[] {
+  const seen = new Set<string>();
+  return list.filter((c) => {
+    const key = `${c.document_id}#${c.page}-${c.page_end}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function equipmentLine(e: SessionEquipment): string {
+  const parts = [`${e.brand} ${e.model}`];
+  if (e.code) parts.push(`code ${e.code}`);
+  parts.push(e.equipment === 'air_water' ? 'air/water' : 'air/air');
+  return parts.join(' · ');
+}
+
+function bar(p: number): string {
+  const filled = Math.round(Math.min(1, Math.max(0, p)) * BAR);
+  return '█'.repeat(filled) + '·'.repeat(BAR - filled);
+}
+
+/** Up or down since the last view, when the change is large enough to notice. */
+function trend(now: number, before: number | undefined): string {
+  if (before === undefined) return ' ';
+  if (now - before >= 0.02) return '↑';
+  if (before - now >= 0.02) return '↓';
+  return ' ';
+}
+
+/** The leading hypotheses with their probabilities as bars, and the manual pages behind each. */
+export function formatHypotheses(
+  hypotheses: SessionHypothesis[],
+  style: Style,
+  options: { top?: number; previous?: Map<string, number> } = {},
+): Lines {
+  const out = new Lines(style);
+  out.add(style.bold('Likely causes'));
+  for (const h of hypotheses.slice(0, options.top ?? SHOWN_HYPOTHESES)) {
+    const head = `${percent(h.probability).padStart(4)} ${trend(h.probability, options.previous?.get(h.id))} ${style.cyan(bar(h.probability))} `;
+    out.para(h.label, head);
+    for (const c of h.citations.slice(0, 2)) out.para(style.dim(citationText(c)), ' '.repeat(18));
+  }
+  return out;
+}
+
+/** What the action expects, as the technician will type it. */
+export function expectedText(e: ExpectedResponse): string[] {
+  if (e.type === 'boolean') return ['yes or no'];
+  if (e.type === 'number') {
+    const unit = e.unit ? ` in ${e.unit}` : '';
+    const range = e.nominal_range
+      ? ` (normal ${e.nominal_range[0]} to ${e.nominal_range[1]}${e.unit ? ` ${e.unit}` : ''})`
+      : '';
+    return [`a number${unit}${range}`];
+  }
+  if (e.type === 'choice') return (e.choices ?? []).map((c, i) => `${i + 1}  ${c.label}`);
+  return ['what you found, in a few words'];
+}
+
+/** The pending action: what to do, how long it takes, its safety note, what to answer and its sources. */
+export function formatAction(action: NextAction, style: Style, turns: Session['turns']): Lines {
+  const out = new Lines(style);
+  const minutes = action.minutes > 0 ? ` · ~${action.minutes} min` : '';
+  out.add(style.bold(`Step ${turns.used + 1} of at most ${turns.budget} · ${action.kind}${minutes}`));
+  out.para(action.prompt, '  ');
+  if (action.safety) out.para(style.yellow(`Safety: ${action.safety}`), '  ');
+  const expected = expectedText(action.expected);
+  if (expected.length === 1) out.para(`Answer: ${expected[0]}`, '  ');
+  else {
+    out.add('  Answer with the number:');
+    for (const line of expected) out.para(line, '    ');
+  }
+  for (const c of action.citations) out.para(style.dim(`Manual: ${citationText(c)}`), '  ');
+  return out;
+}
+
+export function valueText(value: ResponseValue, action?: NextAction): string {
+  if (typeof value === 'object') return "can't check";
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return `${value}${action?.expected.unit ? ` ${action.expected.unit}` : ''}`;
+  const choice = action?.expected.choices?.find((c) => c.id === value);
+  return choice ? choice.label : value;
+}
+
+/** The conclusion, escalation or closure, with its remedy and the pages behind it. */
+export function formatOutcome(outcome: SessionOutcome, style: Style): Lines {
+  const out = new Lines(style);
+  if (outcome.kind === 'cause_found') {
+    out.add(style.green(style.bold('Cause found')));
+    if (outcome.cause) out.para(`${outcome.cause.label} (${percent(outcome.cause.probability)})`, '  ');
+  } else if (outcome.kind === 'escalation') {
+    const to = outcome.escalation ? `: ${outcome.escalation.replaceAll('_', ' ')}` : '';
+    out.add(style.yellow(style.bold(`Escalate${to}`)));
+    out.para(`Why: ${outcome.reason.replaceAll('_', ' ')}`, '  ');
+    if (outcome.cause)
+      out.para(`Leading hypothesis: ${outcome.cause.label} (${percent(outcome.cause.probability)})`, '  ');
+  } else {
+    out.add(style.bold('Closed'));
+    if (outcome.cause)
+      out.para(`Leading hypothesis: ${outcome.cause.label} (${percent(outcome.cause.probability)})`, '  ');
+  }
+  if (outcome.action) out.para(`${outcome.action.label}: ${outcome.action.prompt}`, '  → ');
+  if (outcome.repair_plan.length > 0) {
+    out.add('  Repairs still to try, most worthwhile first:');
+    outcome.repair_plan.slice(0, 5).forEach((r, i) => {
+      out.para(r.label, `    ${i + 1}. `);
+    });
+  }
+  for (const c of outcome.citations) out.para(style.dim(`Manual: ${citationText(c)}`), '  ');
+  return out;
+}
+
+/** A session as `session start|show|respond` print it. */
+export function formatSession(
+  s: Session,
+  style: Style,
+  options: { previous?: Map<string, number> } = {},
+): string {
+  const out = new Lines(style);
+  out.add(`${style.bold(s.id)} · ${s.status}`, equipmentLine(s.equipment));
+  out.blank().add(...formatHypotheses(s.hypotheses, style, options).lines);
+  out.blank();
+  if (s.next_action) out.add(...formatAction(s.next_action, style, s.turns).lines);
+  else if (s.outcome) out.add(...formatOutcome(s.outcome, style).lines);
+  return out.toString();
+}
+
+/** The report of an intervention: the steps with their answers, the outcome, and every page cited. */
+export function formatSummary(s: SessionSummary, style: Style): string {
+  const out = new Lines(style);
+  out.add(`${style.bold(s.session_id)} · ${s.status}`, equipmentLine(s.equipment));
+  if (s.equipment.symptom) out.para(`Complaint: ${s.equipment.symptom}`);
+  out.blank().add(style.bold(s.path.length > 0 ? 'Steps taken' : 'No step taken'));
+  for (const p of s.path) {
+    out.para(`${p.prompt} → ${valueText(p.value)}`, `${String(p.turn).padStart(3)}. `);
+  }
+  if (s.outcome) out.blank().add(...formatOutcome(s.outcome, style).lines);
+  const cited = uniqueCitations(s.citations);
+  if (cited.length > 0) {
+    out.blank().add(style.bold('Sources'));
+    out.bullets(cited.map(citationText));
+  }
+  return out.toString();
+}

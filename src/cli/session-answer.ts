@@ -1,0 +1,96 @@
+import type { AnswerValue, ExpectedResponse } from '../contract/sessions.js';
+
+/** What a line typed at the troubleshooting prompt asks for. */
+export type TypedInput =
+  | { kind: 'answer'; value: AnswerValue }
+  | { kind: 'unknown' }
+  | { kind: 'undo' }
+  | { kind: 'quit' }
+  | { kind: 'close' }
+  | { kind: 'help' }
+  | { kind: 'invalid'; message: string };
+
+const UNKNOWN = new Set([
+  '?',
+  'unknown',
+  'dont know',
+  "don't know",
+  'cant measure',
+  "can't measure",
+  'n/a',
+  'na',
+]);
+const UNDO = new Set(['undo', 'back']);
+const QUIT = new Set(['quit', 'q', 'exit']);
+const CLOSE = new Set(['close']);
+const HELP = new Set(['help', 'h']);
+const YES = new Set(['y', 'yes', 'true', 'oui', 'o', 'ja', 'si', 'sí', '1']);
+const NO = new Set(['n', 'no', 'false', 'non', 'nein', '0']);
+
+/** Commands shown in the prompt's help line, in the order the technician needs them. */
+export const PROMPT_HELP = '? = cannot check · undo · close · quit · help';
+
+function fold(s: string): string {
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim();
+}
+
+/** A number as typed on a small keyboard: a decimal comma, a sign, and a unit after it are accepted. */
+export function parseNumber(text: string): number | null {
+  const m = /^\s*([-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+))(?:\s*[^\d\s.,].*)?$/.exec(text);
+  if (!m) return null;
+  const n = Number(m[1]!.replace(',', '.'));
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * The typed value of an answer for what the action expects: yes/no words for a boolean, a number
+ * (unit after it allowed), a choice by its number in the list, its id or the start of its label.
+ */
+export function valueFor(
+  text: string,
+  expected: ExpectedResponse,
+): { value: AnswerValue } | { error: string } {
+  const t = fold(text);
+  switch (expected.type) {
+    case 'boolean':
+      if (YES.has(t)) return { value: true };
+      if (NO.has(t)) return { value: false };
+      return { error: 'answer yes or no' };
+    case 'number': {
+      const n = parseNumber(text);
+      return n === null
+        ? { error: `answer with a number${expected.unit ? ` in ${expected.unit}` : ''}` }
+        : { value: n };
+    }
+    case 'choice': {
+      const choices = expected.choices ?? [];
+      const index = /^\d+$/.test(t) ? Number(t) : Number.NaN;
+      if (index >= 1 && index <= choices.length) return { value: choices[index - 1]!.id };
+      const byId = choices.find((c) => fold(c.id) === t);
+      if (byId) return { value: byId.id };
+      const byLabel = choices.filter((c) => t.length > 0 && fold(c.label).startsWith(t));
+      if (byLabel.length === 1) return { value: byLabel[0]!.id };
+      return { error: `answer with a number from 1 to ${choices.length}` };
+    }
+    case 'text':
+      return text.trim() ? { value: text.trim() } : { error: 'type what you found' };
+  }
+}
+
+/** Reads one line typed at the prompt: a command, "can't check", or an answer to the pending action. */
+export function parseTyped(text: string, expected: ExpectedResponse | null): TypedInput {
+  const t = fold(text);
+  if (UNKNOWN.has(t)) return { kind: 'unknown' };
+  if (UNDO.has(t)) return { kind: 'undo' };
+  if (QUIT.has(t)) return { kind: 'quit' };
+  if (CLOSE.has(t)) return { kind: 'close' };
+  if (HELP.has(t)) return { kind: 'help' };
+  if (!expected) return { kind: 'invalid', message: 'no action is pending: undo, close or quit' };
+  if (!t) return { kind: 'invalid', message: `type an answer (${PROMPT_HELP})` };
+  const v = valueFor(text, expected);
+  return 'value' in v ? { kind: 'answer', value: v.value } : { kind: 'invalid', message: v.error };
+}

@@ -1,0 +1,200 @@
+import { HeatsourceError } from '@heatsource/sdk';
+import type { CreateSessionRequest, Session, SessionContext } from '../contract/sessions.js';
+import { equipmentLine, formatAction, formatHypotheses, formatOutcome, valueText } from './format-session.js';
+import type { LineInput } from './line-input.js';
+import { PROMPT_HELP, parseTyped } from './session-answer.js';
+import type { SessionAnswer, SessionClient } from './session-client.js';
+import type { Style } from './style.js';
+import { Lines } from './text-layout.js';
+
+export interface TroubleshootStart {
+  brand?: string;
+  model?: string;
+  code?: string;
+  symptom?: string;
+  equipment: CreateSessionRequest['equipment'];
+  context?: SessionContext;
+  budget?: number;
+}
+
+export interface TroubleshootOptions {
+  client: SessionClient;
+  input: LineInput;
+  /** Writes one block of text (a newline is added). */
+  print: (text: string) => void;
+  style: Style;
+  /** Resume this session instead of starting one. */
+  sessionId?: string;
+  start: TroubleshootStart;
+  /** The command that resumes a session left open, given its id. */
+  resumeCommand: (id: string) => string;
+}
+
+export type TroubleshootEnd = 'finished' | 'closed' | 'left_open' | 'not_started';
+
+const HELP = [
+  'Type the answer the step asks for:',
+  '  yes / no, a number (a unit after it is fine), or the number of a choice',
+  '  ?        you cannot check or measure it (not counted as evidence)',
+  '  undo     take back the last answer',
+  '  close    close the session with what is known',
+  '  quit     leave; the session stays open to resume later',
+];
+
+/** Codes after which the session is read again and the step asked again. */
+const RETRY_CODES = new Set(['action_mismatch', 'session_conflict', 'session_finished']);
+
+async function askRequired(input: LineInput, prompt: string): Promise<string | null> {
+  for (;;) {
+    const line = await input.ask(prompt);
+    if (line === null) return null;
+    if (line.trim()) return line.trim();
+  }
+}
+
+/** The request that starts the session: what the flags gave, the rest asked at the prompt. */
+async function startRequest(o: TroubleshootOptions): Promise<CreateSessionRequest | null> {
+  const s = o.start;
+  const brand = s.brand ?? (await askRequired(o.input, 'Brand: '));
+  if (brand === null) return null;
+  const model = s.model ?? (await askRequired(o.input, 'Model (from the nameplate): '));
+  if (model === null) return null;
+  let code = s.code;
+  let symptom = s.symptom;
+  if (code === undefined && symptom === undefined) {
+    const c = await o.input.ask('Error code on the display (Enter if none): ');
+    if (c === null) return null;
+    code = c.trim() || undefined;
+    const d = await o.input.ask(
+      code ? 'What else do you see? (Enter to skip): ' : 'What is wrong, in a few words: ',
+    );
+    if (d === null) return null;
+    symptom = d.trim() || undefined;
+  }
+  const request: CreateSessionRequest = { brand, model, equipment: s.equipment };
+  if (code) request.code = code;
+  if (symptom) request.symptom = symptom;
+  if (s.context && Object.keys(s.context).length > 0) request.context = s.context;
+  if (s.budget !== undefined) request.budget = s.budget;
+  return request;
+}
+
+function probabilities(s: Session): Map<string, number> {
+  return new Map(s.hypotheses.map((h) => [h.id, h.probability]));
+}
+
+/**
+ * The interactive loop of `heatsource troubleshoot`: shows the pending step with what to answer, the
+ * leading hypotheses (with how each moved since the last answer) and the manual pages behind them,
+ * takes typed answers, "?" for can't check, undo, close and quit, until the session concludes or
+ * escalates. Works the same offline and against a server; lines may come from a terminal or a pipe.
+ */
+export async function troubleshoot(o: TroubleshootOptions): Promise<TroubleshootEnd> {
+  const { client, style } = o;
+  let session: Session;
+  if (o.sessionId) session = await client.get(o.sessionId);
+  else {
+    const request = await startRequest(o);
+    if (request === null) {
+      o.print('Nothing to troubleshoot: brand and model are needed.');
+      return 'not_started';
+    }
+    session = await client.start(request);
+  }
+  o.print(
+    new Lines(style)
+      .add('', style.bold(`Troubleshooting · ${equipmentLine(session.equipment)}`))
+      .add(style.dim(`Session ${session.id} (${client.where})`))
+      .add(style.dim(`Answers: ${PROMPT_HELP}`))
+      .toString(),
+  );
+
+  let previous: Map<string, number> | undefined;
+  let show = true;
+  for (;;) {
+    if (show) {
+      const view = new Lines(style).add(
+        '',
+        ...formatHypotheses(session.hypotheses, style, { previous }).lines,
+        '',
+      );
+      if (session.next_action) view.add(...formatAction(session.next_action, style, session.turns).lines);
+      else if (session.outcome) view.add(...formatOutcome(session.outcome, style).lines);
+      o.print(view.toString());
+    }
+    show = true;
+
+    if (session.status === 'closed') {
+      o.print(`\nSession ${session.id} is closed. Report: heatsource session summary ${session.id}`);
+      return 'closed';
+    }
+    const action = session.next_action;
+    const line = await o.input.ask(action ? '> ' : '\nEnter to finish, or undo: ');
+    if (line === null && !action) return finish(o, session);
+    const typed = line === null ? ({ kind: 'quit' } as const) : parseTyped(line, action?.expected ?? null);
+    if (!action && (typed.kind === 'invalid' || typed.kind === 'unknown' || typed.kind === 'answer')) {
+      return finish(o, session);
+    }
+
+    try {
+      switch (typed.kind) {
+        case 'help':
+          o.print(HELP.join('\n'));
+          show = false;
+          continue;
+        case 'invalid':
+          o.print(style.yellow(typed.message));
+          show = false;
+          continue;
+        case 'quit':
+          if (!action) return finish(o, session);
+          o.print(`\nSession ${session.id} stays open. Resume with: ${o.resumeCommand(session.id)}`);
+          return 'left_open';
+        case 'close': {
+          session = await client.close(session.id);
+          continue;
+        }
+        case 'undo': {
+          const before = session;
+          session = await client.undo(session.id);
+          const undone = before.history[before.history.length - 1];
+          o.print(
+            style.dim(
+              `Took back: ${undone ? `${undone.prompt} → ${valueText(undone.value)}` : 'the last answer'}`,
+            ),
+          );
+          previous = probabilities(before);
+          continue;
+        }
+        case 'unknown':
+        case 'answer': {
+          if (!action) return finish(o, session);
+          const answer: SessionAnswer =
+            typed.kind === 'unknown'
+              ? { action_id: action.id, unknown: true }
+              : { action_id: action.id, value: typed.value };
+          const before = session;
+          session = await client.respond(session.id, answer);
+          o.print(
+            style.dim(
+              `Recorded: ${typed.kind === 'unknown' ? "can't check" : valueText(typed.value, action)}`,
+            ),
+          );
+          previous = probabilities(before);
+          continue;
+        }
+      }
+    } catch (err) {
+      if (!(err instanceof HeatsourceError) || err.status >= 500 || err.status === 401 || err.status === 404)
+        throw err;
+      o.print(style.yellow(`${err.detail || err.title} (${err.code})`));
+      if (RETRY_CODES.has(err.code)) session = await client.get(session.id);
+      else show = false;
+    }
+  }
+}
+
+function finish(o: TroubleshootOptions, session: Session): TroubleshootEnd {
+  o.print(`\nSession ${session.id} is ${session.status}. Report: heatsource session summary ${session.id}`);
+  return 'finished';
+}

@@ -1,0 +1,272 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NextAction, Session, SessionSummary } from '../../src/contract/sessions.js';
+import { ROOT } from '../api/build.js';
+import { buildFixtureBundle, type TestApi, testApi } from '../api/fixture.js';
+import { ensureBuiltOnce } from '../sessions-api/built.js';
+import { answerFor, FAULTY_FLOW_SWITCH, UNIT } from '../sessions-api/helpers.js';
+
+let bundle: string;
+let home: string;
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built binary with a home of its own, no saved login and no source in the environment. */
+function cli(args: string[], input?: string): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1' };
+  env.HEATSOURCE_CONFIG = path.join(home, 'no-config.json');
+  for (const name of ['HEATSOURCE_URL', 'HEATSOURCE_API_KEY', 'HEATSOURCE_BUNDLE', 'HEATSOURCE_STATE'])
+    delete env[name];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+function parsed<T>(r: Run): T {
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+}
+
+/** What a technician types for an answer, as the prompt reads it. */
+function typed(action: NextAction, value: boolean | number | string): string {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return `${value} ${action.expected.unit ?? ''}`.trim();
+  const index = action.expected.choices?.findIndex((c) => c.id === value) ?? -1;
+  return index >= 0 ? String(index + 1) : value;
+}
+
+/** The lines that walk a session to its conclusion on a faulty flow switch, found through the API. */
+async function linesToConclusion(api: TestApi, authorization: string): Promise<string[]> {
+  const headers = { authorization, 'content-type': 'application/json' };
+  let s = (
+    await api.app.inject({ method: 'POST', url: '/v2/diagnostic-sessions', headers, payload: UNIT })
+  ).json() as Session;
+  const lines: string[] = [];
+  while (s.status === 'active') {
+    const action = s.next_action!;
+    const value = answerFor(action, FAULTY_FLOW_SWITCH);
+    lines.push(typed(action, value));
+    s = (
+      await api.app.inject({
+        method: 'POST',
+        url: `/v2/diagnostic-sessions/${s.id}/responses`,
+        headers,
+        payload: { action_id: action.id, value },
+      })
+    ).json() as Session;
+  }
+  expect(s.status).toBe('concluded');
+  return lines;
+}
+
+let api: TestApi;
+let base: string;
+let secret: string;
+let accountId: string;
+
+beforeAll(async () => {
+  await ensureBuiltOnce();
+  bundle = await buildFixtureBundle();
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-home-'));
+  api = await testApi(bundle, { stateFile: path.join(home, 'server.sqlite') });
+  const k = await api.key('field');
+  secret = k.secret;
+  accountId = k.accountId;
+  base = await api.app.listen({ host: '127.0.0.1', port: 0 });
+}, 300_000);
+afterAll(() => api?.close());
+
+const unitFlags = ['--brand', UNIT.brand, '--model', UNIT.model, '--code', UNIT.code];
+
+describe('heatsource session, offline', () => {
+  it('starts, answers, shows, undoes, closes and reports a session across separate processes', async () => {
+    const state = path.join(home, 'offline.sqlite');
+    const src = ['--bundle', bundle, '--state', state];
+    const started = parsed<Session>(await cli(['session', 'start', ...unitFlags, ...src, '--json']));
+    expect(started.status).toBe('active');
+    expect(started.hypotheses.some((h) => h.source === 'manual' && h.citations.length > 0)).toBe(true);
+    const id = started.id;
+
+    const first = started.next_action!;
+    const answered = parsed<Session>(
+      await cli(['session', 'respond', id, typed(first, answerFor(first)), ...src, '--json']),
+    );
+    expect(answered.history).toHaveLength(1);
+    expect(answered.history[0]).toMatchObject({ action_id: first.id, value: answerFor(first) });
+
+    const shown = parsed<Session>(await cli(['session', 'show', id, ...src, '--json']));
+    expect(shown).toEqual(answered);
+    // Without an id, the session used last.
+    expect(parsed<Session>(await cli(['session', 'show', ...src, '--json']))).toEqual(answered);
+
+    const unknown = parsed<Session>(await cli(['session', 'respond', id, '--unknown', ...src, '--json']));
+    expect(unknown.history[1]!.value).toEqual({ unknown: true });
+    const undone = parsed<Session>(await cli(['session', 'undo', id, ...src, '--json']));
+    expect(undone).toEqual(answered);
+
+    const wrong = await cli(['session', 'respond', id, 'not-a-value-of-this-kind', ...src]);
+    if (answered.next_action!.expected.type !== 'text') {
+      expect(wrong.status).toBe(2);
+      expect(wrong.stderr).toMatch(/answer/);
+    }
+
+    const closed = parsed<Session>(await cli(['session', 'close', id, ...src, '--json']));
+    expect(closed.status).toBe('closed');
+    const refused = await cli(['session', 'respond', id, '--unknown', ...src, '--json']);
+    expect(refused.status).not.toBe(0);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ status: 409, code: 'session_closed' });
+
+    const summary = parsed<SessionSummary>(await cli(['session', 'summary', id, ...src, '--json']));
+    expect(summary.path.map((p) => p.action_id)).toEqual([first.id]);
+    expect(summary.outcome).toMatchObject({ kind: 'closed' });
+    expect(summary.citations.length).toBeGreaterThan(0);
+    const text = await cli(['session', 'summary', id, ...src]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain('Steps taken');
+    expect(text.stdout).toContain('Alpha Monobloc Service Manual, page');
+
+    // --json is the REST body: the same state read through the API answers the same bytes.
+    const local = await testApi(bundle, { stateFile: state });
+    try {
+      const { authorization } = await local.key('local');
+      const rest = await local.app.inject({
+        method: 'GET',
+        url: `/v2/diagnostic-sessions/${id}`,
+        headers: { authorization },
+      });
+      const cliBody = await cli(['session', 'show', id, ...src, '--json']);
+      expect(cliBody.stdout.trim()).toBe(rest.body);
+    } finally {
+      await local.close();
+    }
+  }, 120_000);
+
+  it('keeps sessions in ~/.heatsource/state.sqlite by default, and prints for a person without --json', async () => {
+    const r = await cli(['session', 'start', ...unitFlags, '--bundle', bundle]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(fs.existsSync(path.join(home, '.heatsource', 'state.sqlite'))).toBe(true);
+    expect(r.stdout).toContain('Likely causes');
+    expect(r.stdout).toMatch(/Step 1 of at most \d+/);
+    expect(r.stdout).toMatch(/heatsource session respond ds_\S+ <answer>/);
+    const missing = await cli(['session', 'show', 'ds_none', '--bundle', bundle]);
+    expect(missing.status).toBe(3);
+    expect(missing.stderr).toContain('session_not_found');
+  }, 60_000);
+});
+
+describe('heatsource troubleshoot', () => {
+  it('walks a session from piped answers to its conclusion, with hypotheses, citations and undo', async () => {
+    const { authorization } = await api.key('planner');
+    const lines = await linesToConclusion(api, authorization);
+    const state = path.join(home, 'walk.sqlite');
+    // "?" then "undo" first: recorded as cannot-check, then taken back; "maybe" is refused and asked again.
+    const input = ['?', 'undo', 'maybe', ...lines, ''].join('\n');
+    const r = await cli(['troubleshoot', ...unitFlags, '--bundle', bundle, '--state', state], input);
+    expect(r.status, r.stderr).toBe(0);
+    const out = r.stdout;
+    expect(out).toContain('Troubleshooting · Demotherm DT-A100-E · code E9');
+    expect(out).toContain('Likely causes');
+    expect(out).toMatch(/\d+% [↑↓ ] [█·]{10} Flow switch or flow sensor faulty/);
+    expect(out).toContain('Alpha Monobloc Service Manual, pages 2–4');
+    expect(out).toContain('Step 1 of at most');
+    expect(out).toContain("Recorded: can't check");
+    expect(out).toContain('Took back:');
+    expect(out).toMatch(/answer with a number from 1 to \d+|answer yes or no|answer with a number/);
+    expect(out).toContain('Cause found');
+    expect(out).toMatch(/Flow switch or flow sensor faulty \(\d+%\)/);
+    expect(out).toMatch(/is concluded\. Report: heatsource session summary ds_/);
+    // Every answer was echoed after its prompt, so the transcript reads as a dialogue.
+    for (const line of lines) expect(out).toContain(`> ${line}`);
+  }, 120_000);
+
+  it('asks for the unit when no flag names it, escalates when the budget is spent', async () => {
+    const input = ['Demotherm', 'DT-A100-E', 'E9', 'water does not get warm', '?', '?'].join('\n');
+    const r = await cli(
+      ['troubleshoot', '--budget', '2', '--bundle', bundle, '--state', path.join(home, 'ask.sqlite')],
+      input,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Brand: Demotherm');
+    expect(r.stdout).toContain('Model (from the nameplate): DT-A100-E');
+    expect(r.stdout).toContain('Step 2 of at most 2');
+    expect(r.stdout).toMatch(/Escalate: manufacturer service/);
+  }, 60_000);
+
+  it('leaves a session open on quit and resumes it in a later process', async () => {
+    const state = path.join(home, 'resume.sqlite');
+    const src = ['--bundle', bundle, '--state', state];
+    const left = await cli(['troubleshoot', ...unitFlags, ...src], 'quit\n');
+    expect(left.status).toBe(0);
+    const id = /Session (ds_\S+) stays open/.exec(left.stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(left.stdout).toContain(`heatsource troubleshoot --session ${id}`);
+    const resumed = await cli(['troubleshoot', '--session', id!, ...src], '?\nquit\n');
+    expect(resumed.status).toBe(0);
+    expect(resumed.stdout).toContain("Recorded: can't check");
+    const shown = parsed<Session>(await cli(['session', 'show', id!, ...src, '--json']));
+    expect(shown.history).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('against a listening server', () => {
+  it('runs the session commands over REST, charged once per session', async () => {
+    const remote = ['--url', base, '--key', secret];
+    const before = (await api.state.ledger({ account_id: accountId })).length;
+    const s = parsed<Session>(await cli(['session', 'start', ...unitFlags, ...remote, '--json']));
+    const rest = await api.app.inject({
+      method: 'GET',
+      url: `/v2/diagnostic-sessions/${s.id}`,
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(rest.json()).toEqual(s);
+    const action = s.next_action!;
+    const answered = parsed<Session>(
+      await cli(['session', 'respond', s.id, typed(action, answerFor(action)), ...remote, '--json']),
+    );
+    expect(answered.history).toHaveLength(1);
+    const undone = parsed<Session>(await cli(['session', 'undo', s.id, ...remote, '--json']));
+    expect(undone).toEqual(s);
+    expect(parsed<Session>(await cli(['session', 'show', s.id, ...remote, '--json']))).toEqual(s);
+    const closed = parsed<Session>(await cli(['session', 'close', s.id, ...remote, '--json']));
+    expect(closed.status).toBe('closed');
+    const summary = parsed<SessionSummary>(await cli(['session', 'summary', s.id, ...remote, '--json']));
+    expect(summary.status).toBe('closed');
+    expect((await api.state.ledger({ account_id: accountId })).length).toBe(before + 1);
+    const badKey = await cli(['session', 'show', s.id, '--url', base, '--key', `ak_test_${'x'.repeat(32)}`]);
+    expect(badKey.status).toBe(5);
+  }, 120_000);
+
+  it('troubleshoots against the server from piped answers', async () => {
+    const { authorization } = await api.key('planner');
+    const lines = await linesToConclusion(api, authorization);
+    const r = await cli(
+      ['troubleshoot', ...unitFlags, '--url', base, '--key', secret],
+      [...lines, ''].join('\n'),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`(${base})`);
+    expect(r.stdout).toContain('Cause found');
+    const id = /Session (ds_\S+) is concluded/.exec(r.stdout)?.[1];
+    const stored = await api.state.session(id!);
+    expect(stored?.account_id).toBe(accountId);
+    expect(stored?.status).toBe('concluded');
+  }, 120_000);
+});
