@@ -1,15 +1,16 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Sidecar } from '../src/contract/sidecar.js';
-import { extractErrorCodes } from './facts/error-codes.js';
+import { codeTablePages, extractErrorCodes } from './facts/error-codes.js';
 import { compareModels } from './facts/models.js';
 import { layoutDocument } from './layout/document.js';
+import { attachRules } from './layout/rules.js';
 import { pageText } from './layout/types.js';
 import { buildChunks } from './structure/chunks.js';
 import { findHeadings } from './structure/headings.js';
 import type { ExtractedDocument } from './types.js';
 
 /** Bump when extraction changes what it produces: bundles built by an older version re-extract. */
-export const EXTRACTOR_VERSION = 1;
+export const EXTRACTOR_VERSION = 2;
 
 export interface DocumentSource {
   id: string;
@@ -28,6 +29,8 @@ export async function extractDocument(
   source: DocumentSource,
 ): Promise<ExtractedDocument> {
   const layout = await layoutDocument(doc);
+  const tablePages = codeTablePages(layout.pages);
+  await attachRules(doc, layout.pages, (p) => tablePages.has(p.page));
   const headings = findHeadings(layout.pages, layout.outline);
   const chunks = buildChunks(source.id, layout.pages, headings);
   const errorCodes = extractErrorCodes(layout.pages, chunks);

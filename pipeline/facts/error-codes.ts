@@ -1,84 +1,195 @@
-import type { Line, PageLayout } from '../layout/types.js';
+import { containsVerbatim, fold, normCode } from '../../src/text/normalise.js';
+import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
-import { isDistinctiveCode, looksLikeCode } from './code-pattern.js';
+import { cellItems, cellLines, joinLines, toSteps } from './cell-text.js';
+import { codesFromHeadings } from './code-headings.js';
+import { isEmptyMark } from './code-pattern.js';
+import { type CodeTable, findCodeTables, type TableRow } from './code-tables.js';
+import type { GridSegment } from './page-grid.js';
+import { partOf } from './parts.js';
+import { findProcedures } from './procedures.js';
 
-interface Row {
-  page: number;
-  code: string;
-  lines: Line[];
-}
+export { codeTablePages } from './code-tables.js';
+
+/** An excerpt longer than this many lines is cut down to the code and its description. */
+const MAX_EXCERPT_LINES = 16;
 
 /**
- * Reads error-code tables: rows whose first cell is a code, with the cells to their right as description,
- * causes and checks, and the following lines without a code as continuations of the row. A page counts as
- * a code table page when it holds several such rows, which keeps numbered lists and part numbers out.
+ * Extracts every error code a manual documents, in its code tables or as section titles: the code as
+ * printed, its description, causes and remedy steps, the part it names, a verbatim excerpt of the row from
+ * the page where the row stands, and the code's detailed procedure elsewhere in the manual when there is
+ * one. A code that two tables define is taken from the richer one (causes and checks beside the
+ * description).
  */
 export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): ErrorCodeRecord[] {
-  const rows: Row[] = [];
-  for (const page of pages) {
-    const starts = page.lines
-      .map((line, i) => ({ line, i }))
-      .filter(({ line }) => line.segments.length >= 2 && looksLikeCode(line.segments[0]!.text));
-    if (starts.length < 3) continue;
-    const codeX = median(starts.map((s) => s.line.segments[0]!.x0));
-    const inColumn = starts.filter((s) => Math.abs(s.line.segments[0]!.x0 - codeX) < 12);
-    if (inColumn.length < 3) continue;
-    inColumn.forEach((start, k) => {
-      const end = inColumn[k + 1]?.i ?? page.lines.length;
-      const lines = page.lines.slice(start.i, Math.min(end, start.i + 8));
-      rows.push({ page: page.page, code: start.line.segments[0]!.text.trim(), lines });
-    });
+  const tables = findCodeTables(pages);
+  const byPage = new Map(pages.map((p) => [p.page, p]));
+  // A code two tables define is kept from the richer one; tables alike (one per unit type, say) both stand.
+  const best = new Map<string, number>();
+  for (const table of tables) {
+    for (const row of table.rows) {
+      for (const code of row.codes) {
+        const key = normCode(code);
+        best.set(key, Math.max(best.get(key) ?? 0, weight(table)));
+      }
+    }
   }
+  const records: ErrorCodeRecord[] = [];
   const seen = new Set<string>();
-  const out: ErrorCodeRecord[] = [];
-  for (const row of rows) {
-    const key = row.code.toUpperCase().replace(/[\s-]/g, '');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const first = row.lines[0]!;
-    const cells = first.segments.slice(1).map((s) => s.text);
-    const title = cells[0] ?? '';
-    if (!/\p{L}{2}/u.test(title)) continue;
-    const rest = row.lines.slice(1).map((l) => l.text);
-    const causes = cells.slice(1, 2).concat(rest.filter(Boolean)).filter((t) => t.length > 2);
-    const remedy = cells.slice(2).filter((t) => t.length > 2);
-    out.push({
-      code: row.code,
-      title,
-      causes,
-      steps: remedy.map((text, i) => ({ order: i + 1, text, safety: null })),
-      part: null,
-      excerpt: row.lines.map((l) => l.text).join('\n'),
-      page: row.page,
-      pages: [row.page],
-      chunkId: chunkFor(chunks, row.page, first.text),
-      procedure: findProcedure(chunks, row.code, row.page),
-    });
+  // The manual's main list first: where a code stands in several tables, its first row is the one cited.
+  const ordered = [...tables].sort((a, b) => weight(b) - weight(a) || b.rows.length - a.rows.length);
+  for (const table of ordered) {
+    const fromTable: ErrorCodeRecord[] = [];
+    for (const row of table.rows) {
+      const page = byPage.get(row.page);
+      if (!page) continue;
+      for (const code of row.codes) {
+        if (best.get(normCode(code)) !== weight(table)) continue;
+        const record = toRecord(table, row, code, page, chunks);
+        if (!record) continue;
+        // The same definition printed again (a summary, an annex) adds nothing.
+        const key = `${normCode(code)}|${fold(record.title).replace(/[^a-z0-9]+/g, '')}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        fromTable.push(record);
+      }
+    }
+    followReferences(fromTable);
+    records.push(...fromTable);
   }
-  return out;
-}
-
-function chunkFor(chunks: ChunkRecord[], page: number, text: string): string | null {
-  return chunks.find((c) => c.pageStart <= page && c.pageEnd >= page && c.text.includes(text))?.id ?? null;
-}
-
-/** A later chunk whose section title names the code is the code's detailed procedure. */
-function findProcedure(chunks: ChunkRecord[], code: string, tablePage: number): ErrorCodeRecord['procedure'] {
-  if (!isDistinctiveCode(code)) return null;
-  const pattern = new RegExp(`(^|[^A-Za-z0-9])${code.replace(/[-\s]/g, '[-\\s]?')}([^A-Za-z0-9]|$)`);
-  const match = chunks.find(
-    (c) => c.pageStart !== tablePage && c.sectionPath.length > 0 && pattern.test(c.sectionPath.at(-1)!),
+  records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
+  const tablePages = new Set(tables.flatMap((t) => t.rows.map((r) => r.page)));
+  const procedures = findProcedures(
+    pages,
+    chunks,
+    records.map((r) => r.code),
+    tablePages,
   );
-  if (!match) return null;
-  const sameSection = chunks.filter((c) => c.sectionPath.at(-1) === match.sectionPath.at(-1));
+  for (const r of records) {
+    const procedure = procedures.get(normCode(r.code));
+    if (procedure && procedure.pageStart !== r.page) r.procedure = procedure;
+  }
+  return records;
+}
+
+/** How much a table says about each code: its description plus the kinds of cause and check columns. */
+function weight(table: CodeTable): number {
+  return 1 + Math.min(1, table.causeColumns.length) + Math.min(1, table.stepColumns.length);
+}
+
+/** "Same as E05", "siehe E05", "zelfde als E05": a cell that refers to another row of the table. */
+const SAME_AS =
+  /^(?:same as|as for|see|refer to|siehe|wie bei|wie|voir|idem|comme|cf\.?|igual que|ver|véase|zie|zelfde als|come per|vedi)\s+(?:code\s+)?([A-Z][A-Za-z]?[A-Z]?[ -]?\d{1,4})\.?$/i;
+
+/**
+ * Rows that refer to another row for their causes or steps get that row's causes and steps after the
+ * reference, so that a technician reading one code has the full list.
+ */
+function followReferences(records: ErrorCodeRecord[]): void {
+  const byCode = new Map(records.map((r) => [normCode(r.code), r]));
+  for (const record of records) {
+    const causes: string[] = [];
+    for (const cause of record.causes) {
+      causes.push(cause);
+      const target = byCode.get(normCode(SAME_AS.exec(cause)?.[1] ?? ''));
+      if (target && target !== record) causes.push(...target.causes.filter((c) => !SAME_AS.test(c)));
+    }
+    record.causes = causes;
+    const steps: string[] = [];
+    for (const step of record.steps) {
+      steps.push(step.text);
+      const target = byCode.get(normCode(SAME_AS.exec(step.text)?.[1] ?? ''));
+      if (target && target !== record)
+        steps.push(...target.steps.map((t) => t.text).filter((t) => !SAME_AS.test(t)));
+    }
+    if (steps.length !== record.steps.length) record.steps = toSteps(steps);
+  }
+}
+
+function toRecord(
+  table: CodeTable,
+  row: TableRow,
+  code: string,
+  page: PageLayout,
+  chunks: ChunkRecord[],
+): ErrorCodeRecord | undefined {
+  // A row split by a page break reads on into its continuation at the top of the next page.
+  const lines = (ci: number) => [
+    ...cellLines(row.cells[ci] ?? []),
+    ...cellLines(row.continued?.cells[ci] ?? []),
+  ];
+  const cellText = (ci: number) => joinLines(lines(ci));
+  const items = (ci: number) => cellItems(lines(ci));
+  let title = table.titleColumn !== undefined ? cellText(table.titleColumn) : '';
+  const causes = table.causeColumns.flatMap(items);
+  const steps = toSteps(table.stepColumns.flatMap(items));
+  if (!/\p{L}{2}/u.test(title) || isEmptyMark(title)) {
+    // An empty description ("—"): the row's first cause stands for it.
+    title = causes[0] ?? '';
+  }
+  if (!/\p{L}{2}/u.test(title)) return undefined;
+  const text = pageText(page);
+  const excerpt = excerptOf(table, row, page, text) ?? code;
+  const anchor = anchorLine(table, row, code, page);
   return {
-    chunkId: match.id,
-    pageStart: match.pageStart,
-    pageEnd: Math.max(...sameSection.map((c) => c.pageEnd)),
+    code,
+    title,
+    causes,
+    steps,
+    part: partOf(title) ?? (causes[0] ? partOf(causes[0]) : null),
+    excerpt,
+    page: row.page,
+    pages: row.continued ? [row.page, row.continued.page] : [row.page],
+    chunkId: chunkFor(chunks, page.page, anchor),
+    procedure: null,
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+/**
+ * The row's lines as they stand in the page text: the reading-order lines from the row's first to its last.
+ * A very tall row is cut down to the lines from its code to its description (or the description alone),
+ * and lines of other text the layout interleaves with the row are never taken in. The result is always
+ * verbatim on the page.
+ */
+function excerptOf(table: CodeTable, row: TableRow, page: PageLayout, text: string): string | undefined {
+  const lineSet = (cols: number[]) => new Set(cols.flatMap((ci) => (row.cells[ci] ?? []).map((s) => s.line)));
+  const all = new Set(row.cells.flat().map((s) => s.line));
+  const title = table.titleColumn !== undefined ? lineSet([table.titleColumn]) : new Set<number>();
+  const code = lineSet(table.codeColumns);
+  const core = new Set([...code, ...title]);
+  const attempts: [Set<number>, number][] = [
+    [all, MAX_EXCERPT_LINES],
+    [core, MAX_EXCERPT_LINES * 1.5],
+    [title, MAX_EXCERPT_LINES],
+    [code, 1],
+  ];
+  for (const [set, limit] of attempts) {
+    if (set.size === 0) continue;
+    const min = Math.min(...set);
+    const max = Math.max(...set);
+    if (max - min + 1 > limit) continue;
+    let foreign = 0;
+    for (let i = min; i <= max; i++) if (!all.has(i)) foreign++;
+    if (foreign > 2) continue;
+    const excerpt = page.lines
+      .slice(min, max + 1)
+      .map((l) => l.text)
+      .join('\n');
+    if (containsVerbatim(text, excerpt)) return excerpt;
+  }
+  for (const index of core) {
+    const line = page.lines[index]?.text;
+    if (line && containsVerbatim(text, line)) return line;
+  }
+  return undefined;
+}
+
+function anchorLine(table: CodeTable, row: TableRow, code: string, page: PageLayout): string {
+  const cells: GridSegment[] = table.codeColumns.flatMap((ci) => row.cells[ci] ?? []);
+  const hit = cells.find((s) => s.text.includes(code)) ?? cells[0];
+  return hit ? (page.lines[hit.line]?.text ?? code) : code;
+}
+
+function chunkFor(chunks: ChunkRecord[], page: number, line: string): string | null {
+  return chunks.find((c) => c.pageStart <= page && c.pageEnd >= page && c.text.includes(line))?.id ?? null;
 }

@@ -2,7 +2,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { readingOrder } from './columns.js';
 import { buildLines } from './lines.js';
 import { findMargins } from './margins.js';
-import { readPageRuns } from './page-runs.js';
+import { type Quarter, readPageRuns } from './page-runs.js';
 import type { Line, PageLayout } from './types.js';
 
 export interface OutlineEntry {
@@ -20,8 +20,15 @@ export interface DocumentLayout {
 
 /** Reads every page of a document into lines, removes running headers and footers, resolves columns. */
 export async function layoutDocument(doc: PDFDocumentProxy): Promise<DocumentLayout> {
-  const raw: { page: number; width: number; height: number; rotated: boolean; lines: Line[]; side: Line[] }[] =
-    [];
+  const raw: {
+    page: number;
+    width: number;
+    height: number;
+    rotated: boolean;
+    turn: Quarter;
+    lines: Line[];
+    side: Line[];
+  }[] = [];
   const pageErrors: { page: number; reason: string }[] = [];
   for (let n = 1; n <= doc.numPages; n++) {
     try {
@@ -32,13 +39,14 @@ export async function layoutDocument(doc: PDFDocumentProxy): Promise<DocumentLay
         width: runs.width,
         height: runs.height,
         rotated: runs.rotated,
+        turn: runs.turn,
         lines: buildLines(runs.main),
         side: buildLines(runs.side),
       });
       page.cleanup();
     } catch (err) {
       pageErrors.push({ page: n, reason: (err as Error).message });
-      raw.push({ page: n, width: 595, height: 842, rotated: false, lines: [], side: [] });
+      raw.push({ page: n, width: 595, height: 842, rotated: false, turn: 0, lines: [], side: [] });
     }
   }
   const margins = findMargins(raw);
@@ -50,6 +58,7 @@ export async function layoutDocument(doc: PDFDocumentProxy): Promise<DocumentLay
       width: round(p.width),
       height: round(p.height),
       rotated: p.rotated,
+      turn: p.turn,
       lines: readingOrder(body, p.width),
       margins: p.lines.filter((_, li) => marginIdx.has(li)),
       sideText: p.side,

@@ -8,7 +8,8 @@ export interface PageLines {
 
 /** Fraction of the page height, at the top and at the bottom, where running headers and footers live. */
 const BAND = 0.1;
-const FOLIO = /^(?:page|seite|pagina|página|pag\.?|p\.|blatt)?\s*[-–—]?\s*\d{1,4}\s*(?:(?:\/|of|sur|von|de|van)\s*\d{1,4})?\s*[-–—]?$/i;
+const FOLIO =
+  /^(?:page|seite|pagina|página|pag\.?|p\.|blatt)?\s*[-–—]?\s*\d{1,4}\s*(?:(?:\/|of|sur|von|de|van)\s*\d{1,4})?\s*[-–—]?$/i;
 
 /**
  * Finds running headers and footers: lines in the top or bottom band whose text, with digits masked,

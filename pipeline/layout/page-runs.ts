@@ -6,13 +6,15 @@ export interface OrientedRuns {
   width: number;
   height: number;
   rotated: boolean;
+  /** Quarter turns of the dominant text direction: what maps page space into the reading frame. */
+  turn: Quarter;
   /** Runs in the dominant direction, in its reading frame. */
   main: TextRun[];
   /** Runs in other directions, each mapped to its own reading frame. */
   side: TextRun[];
 }
 
-type Quarter = 0 | 1 | 2 | 3;
+export type Quarter = 0 | 1 | 2 | 3;
 
 /**
  * Reads a page's text runs and maps them into a top-left origin frame. Pages whose text mostly runs
@@ -55,8 +57,11 @@ export async function readPageRuns(page: PDFPageProxy): Promise<OrientedRuns> {
     width: turned ? pageH : viewport.width,
     height: turned ? pageW : viewport.height,
     rotated: dominant !== 0,
+    turn: dominant,
     main: (byQuarter.get(dominant) ?? []).map((e) => e.run),
-    side: [...byQuarter.entries()].filter(([q]) => q !== dominant).flatMap(([, list]) => list.map((e) => e.run)),
+    side: [...byQuarter.entries()]
+      .filter(([q]) => q !== dominant)
+      .flatMap(([, list]) => list.map((e) => e.run)),
   };
 }
 
@@ -67,7 +72,13 @@ function quarterOf(a: number, b: number): Quarter {
 }
 
 /** Maps a PDF point (origin bottom-left) to the reading frame of text turned by `quarter` * 90 degrees. */
-function toFrame(quarter: Quarter, x: number, y: number, w: number, h: number): { x: number; y: number } {
+export function toFrame(
+  quarter: Quarter,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+): { x: number; y: number } {
   switch (quarter) {
     case 0:
       return { x, y: h - y };

@@ -27,6 +27,17 @@ export interface Line {
   segments: Segment[];
 }
 
+/**
+ * A ruling line drawn on the page (a table border or cell separator), axis-aligned, in the same frame as
+ * the text: horizontal when y0 === y1, vertical when x0 === x1.
+ */
+export interface Rule {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 export interface Box {
   page: number;
   x0: number;
@@ -48,6 +59,10 @@ export interface PageLayout {
   sideText: Line[];
   /** Whether the page's dominant text direction is rotated (a landscape table printed on a portrait page). */
   rotated: boolean;
+  /** Quarter turns that map page space into this reading frame (0 for an upright page). */
+  turn?: 0 | 1 | 2 | 3;
+  /** Ruling lines, read only for pages that need them (tables): undefined when not read. */
+  rules?: Rule[];
 }
 
 export function lineBox(page: number, line: Line): Box {

@@ -1,6 +1,6 @@
+import { fold } from '../../src/text/normalise.js';
 import type { OutlineEntry } from '../layout/document.js';
 import type { Line, PageLayout } from '../layout/types.js';
-import { fold } from '../../src/text/normalise.js';
 
 export interface Heading {
   page: number;

@@ -1,0 +1,287 @@
+/**
+ * Measures extraction quality against answer keys: ingests a corpus (without snapshots) into a temporary
+ * bundle, then scores each manual's extracted error codes and, when the search engine is present, its
+ * free-text answers. The CLI (bench/quality.ts) and the real-corpus test share this one function.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ingest } from '../pipeline/ingest/run.js';
+import { BundleReader } from '../src/bundle/reader.js';
+import type { ErrorCodeRow } from '../src/bundle/schema.js';
+import { codeVariants, normCode } from '../src/text/normalise.js';
+import { type AnswerKey, readAnswerKeys } from './quality-keys.js';
+import { meaningOverlap } from './quality-meaning.js';
+
+export interface QualityOptions {
+  corpus: string;
+  answers: string;
+  /** Keep the bundle at this path instead of a temporary file (for inspection). */
+  bundle?: string;
+}
+
+export interface CodeMiss {
+  code: string;
+  /** Why the key did not score: not extracted, wrong page, or a weak meaning. */
+  problem: 'missing' | 'page' | 'meaning';
+  detail: string;
+}
+
+export interface ManualFigures {
+  document: string;
+  codeKeys: number;
+  found: number;
+  pageCorrect: number;
+  /** Sum of meaning overlaps over found codes. */
+  meaningSum: number;
+  meaningOk: number;
+  extracted: number;
+  extractedInKeys: number;
+  negatives: number;
+  negativesOk: number;
+  questions: number;
+  hit1: number;
+  hit3: number;
+  misses: CodeMiss[];
+  /** Extracted codes the keys do not hold (some are codes the keys left out as ambiguous). */
+  extras: string[];
+  /** Negative keys that were extracted as codes. */
+  falseCodes: string[];
+  /** Questions whose expected page was not in the top 3: what came back instead. */
+  questionMisses: { query: string; pages: number[]; got: string[] }[];
+}
+
+export interface Figures {
+  /** Percentages, one decimal; null where the manual has nothing to measure. */
+  recall: number | null;
+  pageAccuracy: number | null;
+  meaningMean: number | null;
+  meaningOk: number | null;
+  precision: number | null;
+  negatives: number | null;
+  hit1: number | null;
+  hit3: number | null;
+}
+
+export interface QualityReport {
+  date: string;
+  search: 'measured' | 'absent';
+  manuals: (ManualFigures & { figures: Figures })[];
+  overall: Figures & {
+    codeKeys: number;
+    negativeKeys: number;
+    questionKeys: number;
+    minRecall: number | null;
+  };
+  ingestMs: number;
+}
+
+/** A meaning scores as matched from this token overlap on. */
+const MEANING_OK = 0.5;
+
+type SearchFn = (
+  reader: BundleReader,
+  params: { q: string; brand?: string; limit?: number },
+) =>
+  | { results: { document_id: string; page: number }[] }
+  | Promise<{ results: { document_id: string; page: number }[] }>;
+
+export async function measureQuality(options: QualityOptions): Promise<QualityReport> {
+  const keys = readAnswerKeys(options.answers);
+  const tempDir = options.bundle ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-quality-'));
+  const bundle = options.bundle ?? path.join(tempDir!, 'quality.bundle');
+  try {
+    const t0 = performance.now();
+    const result = await ingest({
+      paths: [options.corpus],
+      bundle,
+      jobs: 1,
+      snapshots: false,
+      strict: false,
+    });
+    const ingestMs = Math.round(performance.now() - t0);
+    if (!result.written) throw new Error(`ingest wrote no bundle: ${result.reason}`);
+    const reader = new BundleReader(bundle);
+    try {
+      const search = await loadSearch();
+      const manuals = [];
+      for (const [file, list] of groupByDocument(keys)) {
+        const figures = await measureManual(reader, file, list, search);
+        manuals.push({ ...figures, figures: percentages([figures]) });
+      }
+      const overall = percentages(manuals);
+      const recalls = manuals.map((m) => m.figures.recall).filter((r): r is number => r !== null);
+      return {
+        date: new Date().toISOString().slice(0, 10),
+        search: search ? 'measured' : 'absent',
+        manuals,
+        overall: {
+          ...overall,
+          codeKeys: sum(manuals, (m) => m.codeKeys),
+          negativeKeys: sum(manuals, (m) => m.negatives),
+          questionKeys: sum(manuals, (m) => m.questions),
+          minRecall: recalls.length ? Math.min(...recalls) : null,
+        },
+        ingestMs,
+      };
+    } finally {
+      reader.close();
+    }
+  } finally {
+    if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  }
+}
+
+/** The search engine is built separately; free-text figures are measured once it exists. */
+async function loadSearch(): Promise<SearchFn | undefined> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const ext of ['.js', '.ts']) {
+    const file = path.resolve(here, '../src/engine/search' + ext);
+    if (!fs.existsSync(file)) continue;
+    const mod = (await import(pathToFileURL(file).href)) as { searchChunks?: SearchFn };
+    if (typeof mod.searchChunks === 'function') return mod.searchChunks;
+  }
+  return undefined;
+}
+
+async function measureManual(
+  reader: BundleReader,
+  file: string,
+  keys: AnswerKey[],
+  search: SearchFn | undefined,
+): Promise<ManualFigures> {
+  const doc = reader.documents().find((d) => d.file_name === file);
+  const rows = doc
+    ? (reader.db
+        .prepare('SELECT * FROM error_codes WHERE document_id = ? ORDER BY id')
+        .all(doc.id) as ErrorCodeRow[])
+    : [];
+  const byNorm = new Map<string, ErrorCodeRow[]>();
+  for (const row of rows) {
+    const k = normCode(row.code);
+    byNorm.set(k, [...(byNorm.get(k) ?? []), row]);
+  }
+  const find = (code: string): ErrorCodeRow | undefined => {
+    for (const v of codeVariants(code)) {
+      const hit = byNorm.get(v)?.[0];
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  const out: ManualFigures = {
+    document: file.replace(/\.pdf$/i, ''),
+    codeKeys: 0,
+    found: 0,
+    pageCorrect: 0,
+    meaningSum: 0,
+    meaningOk: 0,
+    extracted: 0,
+    extractedInKeys: 0,
+    negatives: 0,
+    negativesOk: 0,
+    questions: 0,
+    hit1: 0,
+    hit3: 0,
+    misses: [],
+    extras: [],
+    falseCodes: [],
+    questionMisses: [],
+  };
+  const keyed = new Set<string>();
+  for (const key of keys) {
+    if (key.kind === 'code') {
+      out.codeKeys++;
+      for (const v of codeVariants(key.code)) keyed.add(v);
+      const row = find(key.code);
+      if (!row) {
+        out.misses.push({ code: key.code, problem: 'missing', detail: key.meaning });
+        continue;
+      }
+      out.found++;
+      if (key.pages.includes(row.page)) out.pageCorrect++;
+      else
+        out.misses.push({
+          code: key.code,
+          problem: 'page',
+          detail: `page ${row.page}, key ${key.pages.join(',')}`,
+        });
+      const overlap = meaningOverlap(row.title, key.meaning);
+      out.meaningSum += overlap;
+      if (overlap >= MEANING_OK) out.meaningOk++;
+      else
+        out.misses.push({ code: key.code, problem: 'meaning', detail: `"${row.title}" vs "${key.meaning}"` });
+    } else if (key.kind === 'negative') {
+      out.negatives++;
+      if (find(key.code)) out.falseCodes.push(key.code);
+      else out.negativesOk++;
+    } else if (search && doc) {
+      out.questions++;
+      const response = await search(reader, { q: key.query, brand: doc.brand, limit: 3 });
+      const top = response.results.slice(0, 3);
+      const hits = top.map((r) => r.document_id === doc.id && key.pages.includes(r.page));
+      if (hits[0]) out.hit1++;
+      if (hits.some(Boolean)) out.hit3++;
+      else {
+        const got = top.map((r) => (r.document_id === doc.id ? `p${r.page}` : `${r.document_id} p${r.page}`));
+        out.questionMisses.push({ query: key.query, pages: key.pages, got });
+      }
+    }
+  }
+  if (out.codeKeys > 0) {
+    const distinct = new Map<string, string>();
+    for (const row of rows) distinct.set(normCode(row.code), row.code);
+    out.extracted = distinct.size;
+    for (const [norm, code] of distinct) {
+      if (keyed.has(norm)) out.extractedInKeys++;
+      else out.extras.push(code);
+    }
+  }
+  return out;
+}
+
+function percentages(list: ManualFigures[]): Figures {
+  const pct = (num: number, den: number) => (den > 0 ? Math.round((1000 * num) / den) / 10 : null);
+  const found = sum(list, (m) => m.found);
+  return {
+    recall: pct(
+      found,
+      sum(list, (m) => m.codeKeys),
+    ),
+    pageAccuracy: pct(
+      sum(list, (m) => m.pageCorrect),
+      found,
+    ),
+    meaningMean: found > 0 ? Math.round((100 * sum(list, (m) => m.meaningSum)) / found) / 100 : null,
+    meaningOk: pct(
+      sum(list, (m) => m.meaningOk),
+      found,
+    ),
+    precision: pct(
+      sum(list, (m) => m.extractedInKeys),
+      sum(list, (m) => m.extracted),
+    ),
+    negatives: pct(
+      sum(list, (m) => m.negativesOk),
+      sum(list, (m) => m.negatives),
+    ),
+    hit1: pct(
+      sum(list, (m) => m.hit1),
+      sum(list, (m) => m.questions),
+    ),
+    hit3: pct(
+      sum(list, (m) => m.hit3),
+      sum(list, (m) => m.questions),
+    ),
+  };
+}
+
+function groupByDocument(keys: AnswerKey[]): Map<string, AnswerKey[]> {
+  const out = new Map<string, AnswerKey[]>();
+  for (const key of keys) out.set(key.document, [...(out.get(key.document) ?? []), key]);
+  return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function sum<T>(list: T[], f: (item: T) => number): number {
+  return list.reduce((n, item) => n + f(item), 0);
+}

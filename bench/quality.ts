@@ -1,0 +1,89 @@
+/**
+ * Extraction quality against the answer keys: code recall, page accuracy, meaning match, precision,
+ * negatives, and free-text hit@1/hit@3 when the search engine is present.
+ *
+ *   npm run bench:quality -- [--corpus DIR] [--answers DIR] [--json] [--misses] [--write] [--bundle FILE]
+ *
+ * Defaults: ../shared/corpus and ../shared/eval/answers relative to the repository. `--write` records the
+ * results in BENCHMARKS.md under "## Extraction quality"; `--misses` lists every failed key per manual.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { qualitySection, qualityTable, replaceSection } from './quality-format.js';
+import { measureQuality } from './quality-measure.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Args {
+  corpus: string;
+  answers: string;
+  json: boolean;
+  misses: boolean;
+  write: boolean;
+  bundle?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    corpus: path.resolve(repoRoot, '../shared/corpus'),
+    answers: path.resolve(repoRoot, '../shared/eval/answers'),
+    json: false,
+    misses: false,
+    write: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (!v) throw new Error(`${arg} needs a value`);
+      return path.resolve(v);
+    };
+    if (arg === '--corpus') args.corpus = value();
+    else if (arg === '--answers') args.answers = value();
+    else if (arg === '--bundle') args.bundle = value();
+    else if (arg === '--json') args.json = true;
+    else if (arg === '--misses') args.misses = true;
+    else if (arg === '--write') args.write = true;
+    else throw new Error(`unknown argument: ${arg}`);
+  }
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const absent = [args.corpus, args.answers].filter(
+  (d) => !fs.statSync(d, { throwIfNoEntry: false })?.isDirectory(),
+);
+if (absent.length > 0) {
+  console.log(`skipped: no corpus or answer keys at ${absent.join(', ')} (pass --corpus and --answers)`);
+  process.exit(0);
+}
+const report = await measureQuality({ corpus: args.corpus, answers: args.answers, bundle: args.bundle });
+if (args.json) {
+  console.log(JSON.stringify(report));
+} else {
+  console.log(qualityTable(report));
+  if (report.search === 'absent') console.log('\nfree text not measured: src/engine/search.ts is absent');
+  if (args.misses) {
+    for (const m of report.manuals) {
+      if (m.misses.length + m.extras.length + m.falseCodes.length + m.questionMisses.length === 0) continue;
+      console.log(`\n### ${m.document}`);
+      for (const miss of m.misses) console.log(`- ${miss.code} ${miss.problem}: ${miss.detail}`);
+      if (m.extras.length) console.log(`- not in key: ${m.extras.join(' ')}`);
+      if (m.falseCodes.length) console.log(`- NEGATIVE EXTRACTED: ${m.falseCodes.join(' ')}`);
+      for (const q of m.questionMisses)
+        console.log(`- question "${q.query}" (p${q.pages.join(',')}): got ${q.got.join(', ')}`);
+    }
+  }
+}
+if (args.write) {
+  const file = path.join(repoRoot, 'BENCHMARKS.md');
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const machine = `${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${os.availableParallelism()} cores, Node ${process.version}`;
+  fs.writeFileSync(
+    file,
+    replaceSection(before, qualitySection(report, machine, 'npm run bench:quality -- --write')),
+  );
+  if (!args.json) console.log(`\nrecorded in ${file}`);
+}

@@ -1,0 +1,105 @@
+import type { StepRecord } from '../types.js';
+import type { GridSegment } from './page-grid.js';
+
+/** The text lines of a cell, top to bottom, segments on one baseline joined by a space. */
+export function cellLines(cell: GridSegment[]): string[] {
+  const sorted = [...cell].sort((a, b) => a.y - b.y || a.x0 - b.x0);
+  const lines: { y: number; parts: string[] }[] = [];
+  for (const s of sorted) {
+    const last = lines[lines.length - 1];
+    if (last && Math.abs(last.y - s.y) <= Math.max(1, s.size * 0.35)) last.parts.push(s.text);
+    else lines.push({ y: s.y, parts: [s.text] });
+  }
+  return lines.map((l) => l.parts.join(' ').replace(/\s+/g, ' ').trim()).filter(Boolean);
+}
+
+/**
+ * Joins wrapped lines into running text: a hyphen at a line end before a lower-case letter is a soft
+ * hyphenation and goes ("Pro-" + "blem"); any other line break becomes a space.
+ */
+export function joinLines(lines: string[]): string {
+  let out = '';
+  for (const line of lines) {
+    if (!out) out = line;
+    else if (/\p{L}-$/u.test(out) && /^\p{Ll}/u.test(line)) out = out.slice(0, -1) + line;
+    else out = `${out} ${line}`;
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/** Abbreviations that end with a dot inside a sentence. */
+const ABBREVIATION =
+  /\b(?:temp|max|min|approx|ca|bzw|z\.b|no|nr|fig|abb|resp|e\.g|i\.e|etc|vs|sek|sec|ggf|evtl|usw)\.$/i;
+
+/** A list item's marker: "1.", "2)", "a)", a bullet or a dash, or a circled number. */
+const MARKER = /^(?:(\d{1,2})[.)](?=\s|\p{L}|$)|[a-h][.)]\s|[•·▪●◦■□➢►‣⁃*–-]\s?|([\u2460-\u2473]))\s*/u;
+
+/**
+ * Splits a cell into items: at list markers where the cell has them, otherwise into sentences. Markers
+ * are dropped, the wording is kept as printed (values and units included).
+ */
+export function cellItems(cellLines: string[]): string[] {
+  const lines = splitRunOnItems(cellLines);
+  const marked = lines.filter((l) => MARKER.test(l)).length;
+  const items: string[][] = [];
+  if (marked > 0) {
+    for (const line of lines) {
+      if (MARKER.test(line) || items.length === 0) items.push([line.replace(MARKER, '').trim()]);
+      else items[items.length - 1]!.push(line);
+    }
+  } else {
+    // Without markers, each sentence is an item.
+    return sentences(joinLines(lines)).filter((t) => t.length > 1 && !/^[-–—/]+$/.test(t));
+  }
+  return items.map((item) => joinLines(item)).filter((t) => t.length > 1 && !/^[-–—/]+$/.test(t));
+}
+
+/** Splits text into sentences: at ".", "!" or "?" before a capital, abbreviations aside. */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  for (const piece of text.split(/(?<=[.!?])\s+(?=\p{Lu})/u)) {
+    const last = out[out.length - 1];
+    if (last !== undefined && ABBREVIATION.test(last)) out[out.length - 1] = `${last} ${piece}`;
+    else out.push(piece);
+  }
+  return out.map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * "1. Check the charge. 2. Replace the switch." on one line: numbered items that run on within a line
+ * are put on lines of their own, in their sequence (the next number only, so values like "2.5" stay).
+ */
+function splitRunOnItems(lines: string[]): string[] {
+  const out: string[] = [];
+  let expected: number | undefined;
+  for (const line of lines) {
+    const lead = /^(\d{1,2})[.)]\s/.exec(line);
+    if (lead) expected = Number(lead[1]) + 1;
+    let rest = line;
+    while (expected !== undefined) {
+      const at = rest.search(new RegExp(`(?<=[.;:!?)]\\s)${expected}[.)]\\s`));
+      if (at <= 0) break;
+      out.push(rest.slice(0, at).trim());
+      rest = rest.slice(at);
+      expected++;
+    }
+    out.push(rest);
+  }
+  return out;
+}
+
+/**
+ * Warnings and power-isolation instructions in the corpus languages: a step that holds one carries it as
+ * its safety note.
+ */
+const SAFETY =
+  /\b(?:warning|caution|danger|attention|achtung|vorsicht|warnung|gefahr|avertissement|precauci[oó]n|peligro|advertencia|let op|waarschuwing|gevaar|attenzione|pericolo|high voltage|hochspannung|haute tension|alta tensi[oó]n|hoogspanning)\b|\b(?:turn|switch|shut)(?:ing)? off (?:the )?(?:main |mains |unit )?(?:power|supply|breaker)|\b(?:disconnect|isolate|cut off) (?:the )?(?:main |mains )?(?:power|supply|electricity)|spannungsfrei|stromlos|freischalten|netz\S* (?:\S+ ){0,3}ausschalten|ausschalten (?:\S+ ){0,2}netz|couper l.alimentation|mettre hors tension|hors tension|desconect\S* (?:\S+ ){0,2}(?:alimentaci[oó]n|energ[ií]a|corriente)|apag\S* (?:\S+ ){0,2}(?:interruptor|alimentaci[oó]n)|spanningsloos|stroom (?:uit|afsluiten)|discharge (?:the )?capacitor|kondensator\S* entladen/i;
+
+export function safetyNote(text: string): string | null {
+  if (!SAFETY.test(text)) return null;
+  return sentences(text).find((s) => SAFETY.test(s)) ?? text;
+}
+
+export function toSteps(items: string[]): StepRecord[] {
+  return items.map((text, i) => ({ order: i + 1, text, safety: safetyNote(text) }));
+}

@@ -1,0 +1,445 @@
+import { describe, expect, it } from 'vitest';
+import { pageText } from '../../pipeline/layout/types.js';
+import { containsVerbatim, normCode } from '../../src/text/normalise.js';
+import { byCode, drawTable, extract, makePdf } from './fixtures.js';
+
+describe('error-code tables', () => {
+  it('reads a ruled table that continues on the next page, with codes like "P 12" and "A5-00"', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('7. Error codes', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 600,
+        widths: [60, 180, 255],
+        ruled: true,
+        header: ['Code', 'Description', 'Remedy'],
+        rows: [
+          [
+            'P 12',
+            'Low pressure switch open',
+            '1. Check the refrigerant charge (2.5 bar minimum). 2. Replace the switch.',
+          ],
+          ['A5-00', 'Outdoor unit communication error', 'Check the bus cable between the units.'],
+          ['E9', 'Water flow too low', 'Clean the strainer and check the pump.'],
+        ],
+      });
+      doc.addPage();
+      drawTable(doc, {
+        x: 50,
+        y: 60,
+        widths: [60, 180, 255],
+        ruled: true,
+        rows: [
+          ['Er 07', 'Flow sensor fault', 'Measure the sensor: 10 kOhm at 25 °C.'],
+          [
+            'H3',
+            'Compressor overheat',
+            'Switch off the power supply before opening the unit. Check the fan.',
+          ],
+        ],
+      });
+      doc.font('Helvetica').fontSize(10).text('After repair, reset the controller.', 50, 300);
+    });
+    const { codes, pages } = await extract(pdf);
+    expect(codes.map((c) => c.code)).toEqual(['P 12', 'A5-00', 'E9', 'Er 07', 'H3']);
+    const p12 = byCode(codes, 'P 12');
+    expect(p12.page).toBe(1);
+    expect(p12.title).toBe('Low pressure switch open');
+    expect(p12.steps.map((s) => s.text)).toEqual([
+      'Check the refrigerant charge (2.5 bar minimum).',
+      'Replace the switch.',
+    ]);
+    const er07 = byCode(codes, 'Er 07');
+    expect(er07.page).toBe(2);
+    expect(er07.title).toBe('Flow sensor fault');
+    expect(er07.steps[0]!.text).toContain('10 kOhm at 25 °C');
+    const h3 = byCode(codes, 'H3');
+    expect(h3.steps[0]!.safety).toMatch(/Switch off the power supply/);
+    expect(h3.part?.name).toBe('Compressor');
+    for (const c of codes) {
+      const text = pageText(pages[c.page - 1]!);
+      expect(containsVerbatim(text, c.excerpt), `${c.code} excerpt on page`).toBe(true);
+      expect(containsVerbatim(text, c.code), `${c.code} on page`).toBe(true);
+    }
+  });
+
+  it('reads rows whose code is centred beside multi-line cells', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Troubleshooting', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 100,
+        widths: [50, 150, 290],
+        ruled: true,
+        codeAlign: 'middle',
+        header: ['Error code', 'Fault description', 'Failure causes'],
+        rows: [
+          ['E01', 'Wrong phase protection', 'Power supply phase sequence error'],
+          [
+            'E03',
+            'Water flow switch fault',
+            '1. Circulating pump failed or water system blocked\n2. Water flow switch failed\n3. Pump head not enough\n4. Pump installed in the wrong direction',
+          ],
+          [
+            'E04',
+            'Communication fault between the main board and the display',
+            'Check the communication cable',
+          ],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => c.code)).toEqual(['E01', 'E03', 'E04']);
+    expect(byCode(codes, 'E03').causes).toEqual([
+      'Circulating pump failed or water system blocked',
+      'Water flow switch failed',
+      'Pump head not enough',
+      'Pump installed in the wrong direction',
+    ]);
+    expect(byCode(codes, 'E04').title).toBe('Communication fault between the main board and the display');
+    expect(byCode(codes, 'E04').causes).toEqual(['Check the communication cable']);
+  });
+
+  it('reads an unruled table, the description left of the code, and a numeric code column under a code header', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Störungen', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 90,
+        widths: [200, 60, 235],
+        header: ['Problem', 'Anzeige', 'Lösung'],
+        rows: [
+          ['Störung des Wassersensors', 'PP1', '1. Anschluss prüfen. 2. Sensor tauschen.'],
+          ['Schutz vor zu hohem Druck', 'EE1', 'Hochdruckschalter prüfen.'],
+          ['Kommunikationsstörung', 'EE8', 'Kabel erneut anschließen.'],
+        ],
+      });
+      drawTable(doc, {
+        x: 50,
+        y: 300,
+        widths: [80, 300],
+        header: ['Error code', 'Meaning'],
+        rows: [
+          ['9001', 'Inverter board fault'],
+          ['9014', 'Fan motor blocked'],
+          ['9102', 'Outdoor sensor open circuit'],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => c.code)).toEqual(['PP1', 'EE1', 'EE8', '9001', '9014', '9102']);
+    expect(byCode(codes, 'PP1').title).toBe('Störung des Wassersensors');
+    expect(byCode(codes, 'PP1').steps.map((s) => s.text)).toEqual(['Anschluss prüfen.', 'Sensor tauschen.']);
+    expect(byCode(codes, '9014').title).toBe('Fan motor blocked');
+  });
+
+  it('reads two halves of a code list printed side by side as two tables', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Fault codes', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 90,
+        widths: [40, 200, 40, 200],
+        ruled: true,
+        header: ['Code', 'Fault', 'Code', 'Fault'],
+        rows: [
+          ['F1', 'Inlet sensor fault', 'F5', 'Coil sensor fault'],
+          ['F2', 'Outlet sensor fault', 'F6', 'Suction sensor fault'],
+          ['F3', 'Ambient sensor fault', 'F7', 'Discharge sensor fault'],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => `${c.code}=${c.title}`).sort()).toEqual([
+      'F1=Inlet sensor fault',
+      'F2=Outlet sensor fault',
+      'F3=Ambient sensor fault',
+      'F5=Coil sensor fault',
+      'F6=Suction sensor fault',
+      'F7=Discharge sensor fault',
+    ]);
+  });
+
+  it('reads a list whose lines open with the code, and links each code to its procedure page', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Fault indication', 50, 50);
+      doc.font('Helvetica').fontSize(10);
+      const lines = [
+        'E1: Room temperature sensor fault',
+        'E2: Coil temperature sensor fault',
+        'E5: Fan motor fault',
+      ];
+      for (const [i, l] of lines.entries()) doc.text(l, 60, 90 + i * 16);
+      const procedures: [string, string][] = [
+        ['E1', 'E1: Room temperature sensor fault'],
+        ['E2', 'E2: Coil temperature sensor fault'],
+      ];
+      for (const [code, text] of procedures) {
+        doc.addPage();
+        doc.font('Helvetica-Bold').fontSize(12).text(text, 50, 50);
+        doc
+          .font('Helvetica')
+          .fontSize(10)
+          .text(`Diagnosis of ${code}: measure the sensor resistance.`, 50, 80);
+      }
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => c.code)).toEqual(['E1', 'E2', 'E5']);
+    expect(byCode(codes, 'E2').title).toBe('Coil temperature sensor fault');
+    expect(byCode(codes, 'E1').page).toBe(1);
+    expect(byCode(codes, 'E1').procedure).toMatchObject({ pageStart: 2, pageEnd: 2 });
+    expect(byCode(codes, 'E2').procedure).toMatchObject({ pageStart: 3 });
+    expect(byCode(codes, 'E5').procedure).toBeNull();
+  });
+
+  it('reads a table printed sideways on a rotated page', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.save();
+      doc.rotate(-90, { origin: [0, 0] });
+      doc.translate(-800, 0);
+      drawTable(doc, {
+        x: 60,
+        y: 60,
+        widths: [50, 250, 300],
+        ruled: true,
+        header: ['Code', 'Description', 'Check'],
+        rows: [
+          ['C01', 'Indoor board fault', 'Replace the indoor board.'],
+          ['C02', 'Outdoor board fault', 'Replace the outdoor board.'],
+          ['C03', 'Display fault', 'Check the display cable.'],
+        ],
+      });
+      doc.restore();
+    });
+    const { codes, pages } = await extract(pdf);
+    expect(pages[0]!.rotated).toBe(true);
+    expect(codes.map((c) => `${c.code}=${c.title}`)).toEqual([
+      'C01=Indoor board fault',
+      'C02=Outdoor board fault',
+      'C03=Display fault',
+    ]);
+  });
+
+  it('joins a code broken over two lines of a narrow cell', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Error codes', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 90,
+        widths: [24, 250],
+        ruled: true,
+        header: ['Code', 'Description'],
+        rows: [
+          ['A1- 00', 'Indoor PCB fault'],
+          ['A5- 00', 'Freeze protection'],
+          ['A6- 01', 'Fan motor locked'],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => normCode(c.code))).toEqual(['A100', 'A500', 'A601']);
+    expect(codes.find((c) => normCode(c.code) === 'A500')!.title).toBe('Freeze protection');
+  });
+
+  it('emits no codes from parameter, terminal, spare-part or model tables', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Parameters and error handling', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 90,
+        widths: [50, 200, 100, 80],
+        ruled: true,
+        header: ['Code', 'Parameter', 'Setting range', 'Default'],
+        rows: [
+          ['P01', 'Water pump mode', '0-2', '1'],
+          ['P02', 'Pump running cycle', '0-120 min', '30'],
+          ['E01', 'EEV mode', '0-1', '0'],
+        ],
+      });
+      drawTable(doc, {
+        x: 50,
+        y: 250,
+        widths: [50, 80, 250],
+        ruled: true,
+        header: ['No.', 'Port', 'Description'],
+        rows: [
+          ['1', 'CN1', 'Power input'],
+          ['2', 'CN2', 'Fan motor output'],
+          ['3', 'T1', 'Water inlet temperature sensor'],
+        ],
+      });
+      drawTable(doc, {
+        x: 50,
+        y: 420,
+        widths: [60, 250],
+        ruled: true,
+        header: ['Code', 'Description'],
+        rows: [
+          ['A101', 'Compressor'],
+          ['A102', 'Outdoor fan motor'],
+          ['A205', 'Four-way valve coil'],
+        ],
+      });
+      doc
+        .font('Helvetica')
+        .fontSize(10)
+        .text('Model R32 units: see the model table. Step 1, step 2.', 50, 560);
+    });
+    const { codes } = await extract(pdf);
+    expect(codes).toEqual([]);
+  });
+
+  it('takes a code defined in two tables from the one that gives causes and checks', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Summary of check codes', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 80,
+        widths: [50, 300],
+        ruled: true,
+        header: ['Code', 'Description'],
+        rows: [
+          ['L01', 'Setting error'],
+          ['L02', 'Model mismatch'],
+          ['L03', 'Duplicated address'],
+          ['L04', 'Duplicated line address'],
+        ],
+      });
+      doc.addPage();
+      doc.font('Helvetica-Bold').fontSize(14).text('Check code list', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 80,
+        widths: [50, 150, 150, 150],
+        ruled: true,
+        header: ['Code', 'Description', 'Cause', 'Check items'],
+        rows: [
+          ['L02', 'Outdoor model mismatch', 'Wrong outdoor unit', 'Check the model.'],
+          ['L03', 'Duplicated header unit', 'Two header units', 'Check the address switch.'],
+          ['L05', 'Priority unit duplicated', 'Two priority units', 'Check the settings.'],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(byCode(codes, 'L02')).toMatchObject({ page: 2, title: 'Outdoor model mismatch' });
+    expect(byCode(codes, 'L01').page).toBe(1);
+    expect(codes.filter((c) => c.code === 'L03')).toHaveLength(1);
+  });
+});
+
+describe('rows split by a page break', () => {
+  it('reads the end of a row at the top of the next page into that row and cites both pages', async () => {
+    const widths = [60, 180, 255];
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Error codes', 50, 50);
+      const y = drawTable(doc, {
+        x: 50,
+        y: 640,
+        widths,
+        ruled: true,
+        header: ['Code', 'Description', 'Remedy'],
+        rows: [
+          ['E1', 'Sensor open circuit', 'Check the sensor cable.'],
+          ['E2', 'High pressure protection', '1. Check the fan motor.'],
+        ],
+      });
+      expect(y).toBeLessThan(760);
+      doc.addPage();
+      drawTable(doc, {
+        x: 50,
+        y: 60,
+        widths,
+        ruled: true,
+        rows: [
+          ['', '', '2. Clean the condenser coil.'],
+          ['E3', 'Low pressure protection', 'Check the refrigerant charge.'],
+          ['E4', 'Flow switch open', 'Check the water flow.'],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => c.code)).toEqual(['E1', 'E2', 'E3', 'E4']);
+    const e2 = byCode(codes, 'E2');
+    expect(e2.page).toBe(1);
+    expect(e2.pages).toEqual([1, 2]);
+    expect(e2.steps.map((s) => s.text)).toEqual(['Check the fan motor.', 'Clean the condenser coil.']);
+    expect(byCode(codes, 'E3').steps.map((s) => s.text)).toEqual(['Check the refrigerant charge.']);
+  });
+});
+
+describe('codes documented one section per code', () => {
+  it('reads codes from section titles, with the numbered steps below them, and leaves other titles alone', async () => {
+    const sections: [string, string[]][] = [
+      [
+        'Error E1: Indoor temperature sensor fault',
+        ['1. Check the sensor connector.', '2. Measure 10 kOhm at 25 °C.'],
+      ],
+      ['Error E2: Coil sensor fault', ['1. Check the coil sensor cable.']],
+      ['Error E6: Outdoor fan motor fault', ['1. Switch off the power supply.', '2. Turn the fan by hand.']],
+      ['DSW6: Unit address setting', ['1. Set the address with the switch.']],
+    ];
+    const pdf = await makePdf((doc) => {
+      sections.forEach(([title, steps], i) => {
+        if (i > 0) doc.addPage();
+        doc.font('Helvetica-Bold').fontSize(15).text(title, 50, 60);
+        doc.font('Helvetica').fontSize(10).text('Follow the checks below in order.', 50, 95);
+        for (const [k, step] of steps.entries()) doc.text(step, 50, 120 + k * 16);
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => `${c.code}=${c.title}`)).toEqual([
+      'E1=Indoor temperature sensor fault',
+      'E2=Coil sensor fault',
+      'E6=Outdoor fan motor fault',
+    ]);
+    const e6 = byCode(codes, 'E6');
+    expect(e6.page).toBe(3);
+    expect(e6.excerpt).toBe('Error E6: Outdoor fan motor fault');
+    expect(e6.steps.map((s) => s.text)).toEqual(['Switch off the power supply.', 'Turn the fan by hand.']);
+    expect(e6.steps[0]!.safety).not.toBeNull();
+    expect(byCode(codes, 'E1').steps[1]!.text).toBe('Measure 10 kOhm at 25 °C.');
+  });
+});
+
+describe('unruled tables', () => {
+  it('reads rows whose codes stand centred beside multi-line cells, without rules', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Fault codes', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 90,
+        widths: [50, 170, 270],
+        codeAlign: 'middle',
+        header: ['Code', 'Description', 'Remedy'],
+        rows: [
+          [
+            'E1',
+            'Water inlet temperature sensor open or short circuit',
+            'Check the sensor plug. Replace the sensor.',
+          ],
+          [
+            'E2',
+            'Water outlet temperature sensor open or short circuit',
+            '1. Check the plug on the main board. 2. Measure the sensor: 10 kOhm at 25 °C. 3. Replace the sensor.',
+          ],
+          ['E3', 'Low water flow', 'Clean the strainer.'],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => `${c.code}=${c.title}`)).toEqual([
+      'E1=Water inlet temperature sensor open or short circuit',
+      'E2=Water outlet temperature sensor open or short circuit',
+      'E3=Low water flow',
+    ]);
+    expect(byCode(codes, 'E2').steps.map((s) => s.text)).toEqual([
+      'Check the plug on the main board.',
+      'Measure the sensor: 10 kOhm at 25 °C.',
+      'Replace the sensor.',
+    ]);
+    expect(byCode(codes, 'E1').steps.map((s) => s.text)).toEqual([
+      'Check the sensor plug.',
+      'Replace the sensor.',
+    ]);
+  });
+});
