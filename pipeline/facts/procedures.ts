@@ -5,9 +5,9 @@ import { codeFamily } from './code-pattern.js';
 
 /** A code token inside a title line: "E0 (EEPROM ...)", "9.2.8 P1(over voltage ...)". */
 const TOKEN = /(?<![A-Za-z0-9])([A-Z](?:[A-Z]{0,2}|[a-z])[ -]?\d{1,4}(?:-\d{1,3})?)(?![0-9])/g;
-/** A code opening a cell or a title: "[A01]", "E1: ...", "E5(Open circuit ...)", "9.2.1 E0 ...". */
+/** A code opening a cell or a title: "[A01]", "E1: ...", "E5(Open circuit ...)", "E9 — Water flow", "9.2.1 E0 ...". */
 const LEAD =
-  /^[[(<]?(?:\d+(?:\.\d+)+\.?\s+)?([A-Z](?:[A-Z]{0,2}|[a-z])[ -]?\d{1,4}(?:-\d{1,3})?)([\])>]|\s*[:(]|\s+[–-]\s|$|\s+(?=\p{L}))/u;
+  /^[[(<]?(?:\d+(?:\.\d+)+\.?\s+)?([A-Z](?:[A-Z]{0,2}|[a-z])[ -]?\d{1,4}(?:-\d{1,3})?)([\])>]|\s*[:(]|\s+[–—-]\s|$|\s+(?=\p{L}))/u;
 /** Table-of-contents lines: dot leaders or a trailing page number after a wide gap. */
 const CONTENTS = /(?:\.{4,}|…{2,}|\s\d{1,3}$)/;
 /** A detailed procedure rarely runs over more pages than this. */
