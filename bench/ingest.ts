@@ -80,8 +80,10 @@ fs.rmSync(tmp, { recursive: true, force: true });
 
 const rawPps = pages / (median(raw) / 1000);
 const textPps = pages / (median(text) / 1000);
-const snapMs1 = (snap1.ms - median(text)) / pages;
-const snapMsN = (snapN.ms - median(text)) / pages;
+// Whole-ingest figures with snapshots: rendering overlaps text extraction, so these are not the
+// rendering cost alone (bench/snapshots.ts measures that, pool against pool).
+const snapPps1 = pages / (snap1.ms / 1000);
+const snapPpsN = pages / (snapN.ms / 1000);
 const result = {
   machine: machineLine(),
   files: files.length,
@@ -90,9 +92,9 @@ const result = {
   raw_pdfjs_pages_per_s: round(rawPps),
   ingest_text_pages_per_s: round(textPps),
   ingest_vs_raw_ratio: round(textPps / rawPps, 2),
-  snapshot_ms_per_page_1_worker: round(snapMs1),
-  snapshot_ms_per_page_all_cores: round(snapMsN),
-  snapshot_speedup: round(snapMs1 / snapMsN, 2),
+  ingest_with_snapshots_1_worker_pages_per_s: round(snapPps1),
+  ingest_with_snapshots_all_cores_pages_per_s: round(snapPpsN),
+  ingest_with_snapshots_speedup: round(snapPpsN / snapPps1, 2),
   cores,
   bundle_bytes_per_page_text_only: Math.round(textBytes / pages),
   bundle_bytes_per_page_with_snapshots: Math.round(snapN.bytes / pages),
@@ -107,9 +109,8 @@ const table = [
   `| raw pdfjs getTextContent (baseline) | ${result.raw_pdfjs_pages_per_s} pages/s |`,
   `| ingest without snapshots (text, layout, chunks, codes, index, bundle) | ${result.ingest_text_pages_per_s} pages/s |`,
   `| ingest / raw pdfjs | **${result.ingest_vs_raw_ratio}** (goal >= 0.70) |`,
-  `| snapshots, 1 worker (ingest time added by snapshots) | ${result.snapshot_ms_per_page_1_worker} ms/page |`,
-  `| snapshots, ${cores} workers | ${result.snapshot_ms_per_page_all_cores} ms/page |`,
-  `| snapshot speed-up on ${cores} cores | **${result.snapshot_speedup}x** (goal >= 1.7x) |`,
+  `| whole ingest with snapshots, 1 render worker | ${result.ingest_with_snapshots_1_worker_pages_per_s} pages/s |`,
+  `| whole ingest with snapshots, ${cores} render workers | ${result.ingest_with_snapshots_all_cores_pages_per_s} pages/s (${result.ingest_with_snapshots_speedup}x; text extraction shares the cores) |`,
   `| bundle size, text only | ${result.bundle_bytes_per_page_text_only} bytes/page |`,
   `| bundle size, with snapshots | ${result.bundle_bytes_per_page_with_snapshots} bytes/page |`,
 ].join('\n');
