@@ -7,6 +7,7 @@ import { isEmptyMark } from './code-pattern.js';
 import { type CodeTable, findCodeTables, type TableRow } from './code-tables.js';
 import type { GridSegment } from './page-grid.js';
 import { partOf } from './parts.js';
+import { onlyPointers, procedureLines, readProcedure } from './procedure-content.js';
 import { findProcedures } from './procedures.js';
 
 export { codeTablePages } from './code-tables.js';
@@ -66,8 +67,13 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     tablePages,
   );
   for (const r of records) {
-    const procedure = procedures.get(normCode(r.code));
-    if (procedure && procedure.pageStart !== r.page) r.procedure = procedure;
+    const span = procedures.get(normCode(r.code));
+    if (!span || span.pageStart === r.page) continue;
+    r.procedure = { chunkId: span.chunkId, pageStart: span.pageStart, pageEnd: span.pageEnd };
+    const content = readProcedure(procedureLines(byPage, span));
+    // A row that only points to the procedure gets the procedure's own steps.
+    if (content.steps.length > 0 && onlyPointers(r.steps)) r.steps = content.steps;
+    if (content.part) r.part = content.part;
   }
   return records;
 }

@@ -1,6 +1,6 @@
 import { normCode } from '../../src/text/normalise.js';
 import type { PageLayout } from '../layout/types.js';
-import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
+import type { ChunkRecord } from '../types.js';
 import { codeFamily } from './code-pattern.js';
 
 /** A code token inside a title line: "E0 (EEPROM ...)", "9.2.8 P1(over voltage ...)". */
@@ -12,6 +12,18 @@ const LEAD =
 const CONTENTS = /(?:\.{4,}|…{2,}|\s\d{1,3}$)/;
 /** A detailed procedure rarely runs over more pages than this. */
 const MAX_PAGES = 5;
+
+/**
+ * A code's procedure and where its text stands: from `startLine` on `pageStart` up to, not including,
+ * `endLine` on `pageEnd` (undefined: to the end of that page).
+ */
+export interface ProcedureSpan {
+  chunkId: string;
+  pageStart: number;
+  pageEnd: number;
+  startLine: number;
+  endLine: number | undefined;
+}
 
 interface Start {
   page: number;
@@ -32,7 +44,7 @@ export function findProcedures(
   chunks: ChunkRecord[],
   codes: string[],
   tablePages: Set<number>,
-): Map<string, NonNullable<ErrorCodeRecord['procedure']>> {
+): Map<string, ProcedureSpan> {
   const wanted = new Set(codes.map(normCode));
   const headingTitles = new Map<number, Set<string>>();
   for (const c of chunks) {
@@ -44,6 +56,7 @@ export function findProcedures(
   }
   const starts = new Map<string, Start & { strength: number }>();
   const allStarts: { page: number; midPage: boolean; line: number }[] = [];
+  const titledStarts: { page: number; midPage: boolean; line: number }[] = [];
   for (const page of pages) {
     if (tablePages.has(page.page)) continue;
     const titles = headingTitles.get(page.page) ?? new Set<string>();
@@ -51,7 +64,7 @@ export function findProcedures(
       const text = line.text.trim();
       const midPage = lineIndex > 2;
       if (CONTENTS.test(text)) return;
-      const found: { code: string; strength: number }[] = [];
+      const found: { code: string; strength: number; titled?: boolean }[] = [];
       if (titles.has(text)) for (const m of text.matchAll(TOKEN)) found.push({ code: m[1]!, strength: 2 });
       line.segments.forEach((seg, i) => {
         const lead = LEAD.exec(seg.text.trim());
@@ -59,28 +72,37 @@ export function findProcedures(
         const marked = /[\])>:(]/.test(lead[2]!) || lead[0].startsWith('[') || lead[0].startsWith('(');
         const afterNumber = i === 1 && /^\d+(?:\.\d+)*\.?$/.test(line.segments[0]!.text.trim());
         if (marked || afterNumber) found.push({ code: lead[1]!, strength: 2 });
-        else if (i === 0) found.push({ code: lead[1]!, strength: 1 });
+        else if (i === 0)
+          found.push({ code: lead[1]!, strength: 1, titled: /^\s+[–—-]\s|^$/.test(lead[2]!) });
       });
-      for (const { code, strength } of found) {
+      for (const { code, strength, titled } of found) {
         const key = normCode(code);
         if (!wanted.has(key)) continue;
+        // A line titled like a procedure ("E9 — Water flow error") ends the procedure above it.
         if (strength === 2) allStarts.push({ page: page.page, midPage, line: lineIndex });
+        else if (titled) titledStarts.push({ page: page.page, midPage, line: lineIndex });
+        // A titled line outranks a sentence that merely opens with the code ("P1 and the ...").
+        const rank = strength + (titled ? 0.5 : 0);
         const held = starts.get(key);
-        if (held && held.strength >= strength) continue;
+        if (held && held.strength >= rank) continue;
         const chunk = chunks.find(
           (c) => c.pageStart <= page.page && c.pageEnd >= page.page && c.text.includes(line.text),
         );
         if (chunk)
-          starts.set(key, { page: page.page, chunkId: chunk.id, midPage, line: lineIndex, strength });
+          starts.set(key, { page: page.page, chunkId: chunk.id, midPage, line: lineIndex, strength: rank });
       }
     });
   }
-  const sortedStarts = [...allStarts].sort((a, b) => a.page - b.page || a.line - b.line);
-  const out = new Map<string, NonNullable<ErrorCodeRecord['procedure']>>();
+  const byPosition = (a: { page: number; line: number }, b: { page: number; line: number }) =>
+    a.page - b.page || a.line - b.line;
+  const sortedStarts = [...allStarts].sort(byPosition);
+  // Within those pages, any code's procedure start ends the one above it, however weakly it was marked.
+  const boundaries = [...allStarts, ...titledStarts, ...starts.values()].sort(byPosition);
+  const out = new Map<string, ProcedureSpan>();
   for (const [key, start] of starts) {
-    const next = sortedStarts.find(
-      (s) => s.page > start.page || (s.page === start.page && s.line > start.line),
-    );
+    const after = (s: { page: number; line: number }) =>
+      s.page > start.page || (s.page === start.page && s.line > start.line);
+    const next = sortedStarts.find(after);
     let end: number;
     if (next !== undefined && next.page < start.page + MAX_PAGES) {
       // The next procedure starting below other text on its page leaves that page's top to this one.
@@ -88,7 +110,19 @@ export function findProcedures(
     } else {
       end = sectionEnd(chunks, start);
     }
-    out.set(key, { chunkId: start.chunkId, pageStart: start.page, pageEnd: end });
+    let endLine: number | undefined;
+    const cut = boundaries.find((s) => after(s) && s.page <= end);
+    if (cut) {
+      end = cut.midPage || cut.page === start.page ? cut.page : cut.page - 1;
+      if (end === cut.page) endLine = cut.line;
+    }
+    out.set(key, {
+      chunkId: start.chunkId,
+      pageStart: start.page,
+      pageEnd: end,
+      startLine: start.line,
+      endLine,
+    });
   }
   return out;
 }
