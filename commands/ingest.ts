@@ -27,6 +27,10 @@ export default class Ingest extends Command {
       default: os.availableParallelism(),
     }),
     snapshots: Flags.boolean({ description: 'render page snapshots', default: true, allowNo: true }),
+    rebuild: Flags.boolean({
+      description: 're-extract every manual instead of reusing unchanged ones from the existing bundle',
+      default: false,
+    }),
     strict: Flags.boolean({
       description: 'fail (and keep the previous bundle) if any file has a problem',
       default: false,
@@ -44,6 +48,7 @@ export default class Ingest extends Command {
         jobs: flags.jobs,
         snapshots: flags.snapshots,
         strict: flags.strict,
+        reuse: !flags.rebuild,
       },
       progress,
     );

@@ -38,6 +38,7 @@ export async function ensureDemoBundle(
       jobs: options.jobs ?? os.availableParallelism(),
       snapshots: true,
       strict: true,
+      reuse: !options.force,
       meta: { [STAMP_KEY]: stamp },
     },
     options.onEvent,

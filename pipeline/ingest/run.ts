@@ -20,6 +20,8 @@ export interface IngestOptions {
   snapshots: boolean;
   strict: boolean;
   brands?: BrandAliases;
+  /** Reuse unchanged documents from the bundle at the target (default true); false re-extracts all. */
+  reuse?: boolean;
   /** Extra meta entries written into the bundle (e.g. what a generated corpus was built from). */
   meta?: Record<string, string>;
 }
@@ -90,7 +92,7 @@ export async function ingest(
     failure(file, null, [{ field: '(path)', reason: 'no such file or folder' }]),
   );
   onEvent({ type: 'start', files: manuals.length });
-  const previous = readPrevious(options.bundle);
+  const previous = options.reuse === false ? undefined : readPrevious(options.bundle);
   const builder = new BundleBuilder(options.bundle, brands, previous ? options.bundle : undefined);
   const pool = options.snapshots ? new SnapshotPool(options.jobs) : undefined;
   const seenHashes = new Map<string, string>();

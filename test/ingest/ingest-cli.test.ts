@@ -207,6 +207,8 @@ describe('heatsource ingest: incremental and atomic', () => {
     writeManual(corpus, 'two', await renderPdf({ title: 'Two', pages: manualPages('two, revised') }));
     const third = ingestJson([corpus, '--bundle', bundle, '--jobs', '2']);
     expect(third.report.totals).toMatchObject({ ingested: 1, reused: 1, failed: 0 });
+    const rebuilt = ingestJson([corpus, '--bundle', bundle, '--jobs', '2', '--rebuild']);
+    expect(rebuilt.report.totals).toMatchObject({ ingested: 2, reused: 0, failed: 0 });
     const verify = JSON.parse(runCli(['bundle', 'verify', bundle, '--json']).stdout) as { ok: boolean };
     expect(verify.ok).toBe(true);
     const info = JSON.parse(runCli(['bundle', 'info', bundle, '--json']).stdout) as {
