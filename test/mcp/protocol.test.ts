@@ -273,15 +273,34 @@ describe('content by protocol revision', () => {
     name: 'diagnose',
     arguments: { brand: 'Demotherm', model: 'DT-AW080-M', code: 'E9' },
   });
-  const types = async (version: string) => {
+  const call = async (version: string) => {
     const res = await rawPost(server.mcpUrl, diagnose, { ...auth, 'mcp-protocol-version': version });
-    return (res.json().result as { content: { type: string }[] }).content.map((c) => c.type);
+    return res.json().result as { content: { type: string; uri?: string }[]; structuredContent: unknown };
+  };
+  /** Every distinct page the body cites (the answer's page, its procedure's page, ...). */
+  const citedPages = (body: unknown): string[] => {
+    const found = new Set<string>();
+    const walk = (v: unknown) => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        const uri = (v as { resource_uri?: unknown }).resource_uri;
+        if (typeof uri === 'string') found.add(uri);
+        Object.values(v).forEach(walk);
+      }
+    };
+    walk(body);
+    return [...found].sort();
   };
 
-  it('links cited pages for clients of 2025-06-18 and later, not for 2025-03-26 ones', async () => {
-    expect(await types('2025-11-25')).toEqual(['text', 'resource_link']);
-    expect(await types('2025-06-18')).toEqual(['text', 'resource_link']);
-    expect(await types('2025-03-26')).toEqual(['text']);
+  it('links each cited page once for clients of 2025-06-18 and later, not for 2025-03-26 ones', async () => {
+    for (const version of ['2025-11-25', '2025-06-18']) {
+      const result = await call(version);
+      const links = result.content.filter((c) => c.type === 'resource_link').map((c) => c.uri!);
+      expect(result.content[0]!.type).toBe('text');
+      expect(links.length).toBeGreaterThan(0);
+      expect([...links].sort()).toEqual(citedPages(result.structuredContent));
+    }
+    expect((await call('2025-03-26')).content.map((c) => c.type)).toEqual(['text']);
   });
 });
 
