@@ -91,8 +91,7 @@ export abstract class ClientCommand extends Command {
    */
   protected override async catch(err: Error & { code?: string }): Promise<unknown> {
     if (err.code === 'EEXIT' || this.parsed) return super.catch(err);
-    const first = (err.message ?? String(err)).split('\n')[0]?.trim() ?? '';
-    const message = first.replace(/^Error:\s*/, '');
+    const message = usageLine(err.message ?? String(err));
     process.stderr.write(
       `${this.errStyle.red('heatsource:')} ${message}; see ${this.config.bin} ${this.id ?? ''} --help\n`,
     );
@@ -187,4 +186,18 @@ export abstract class ClientCommand extends Command {
     const hint = suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : '';
     throw new CliError(`${err.detail} (${err.code})${hint}`, EXIT.notFound, err.problem);
   }
+}
+
+/**
+ * oclif's parse errors span several lines, often a header ("The following errors occurred:") with the
+ * real reasons below it; keep the reasons, on one line.
+ */
+export function usageLine(message: string): string {
+  const reasons = message
+    .split('\n')
+    .map((l) => l.replace(/^\s*(?:Error:)?\s*/, '').trim())
+    .filter(
+      (l) => l && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with --help$/i.test(l),
+    );
+  return reasons.join('; ') || 'invalid command line';
 }

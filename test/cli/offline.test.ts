@@ -224,6 +224,13 @@ describe.concurrent('usage and sources', () => {
     }
   });
 
+  it('a usage error names what is wrong, not only a header', async () => {
+    const r = await heatsource(on('lookup', '--brand', 'Demotherm'));
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/missing required flag code/i);
+    expect(r.stderr).not.toMatch(/following errors? occurred/i);
+  });
+
   it('a bundle that cannot be opened exits 4; HEATSOURCE_BUNDLE chooses the bundle', async () => {
     const r = await heatsource(['registry', '--bundle', path.join(tmp, 'missing.bundle')]);
     expect(r.code).toBe(4);
