@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureDemoBundle } from '../../pipeline/ingest/demo.js';
 import { ensureBuilt } from '../api/build.js';
+import { withDirLock } from '../helpers/dir-lock.js';
 import { ensureSdkBuilt, ROOT, withBuildLock } from '../sdk/build.js';
 
 export { ROOT };
@@ -23,24 +24,9 @@ export async function demoBundle(): Promise<string> {
   const dir = path.join(os.tmpdir(), 'heatsource-cli-tests');
   fs.mkdirSync(dir, { recursive: true });
   const bundle = path.join(dir, 'demo.bundle');
-  const lock = path.join(dir, 'demo.lock');
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 200_000 || Date.now() > deadline) fs.rmSync(lock, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  try {
-    await ensureDemoBundle({ bundle, jobs: 2 });
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
+  await withDirLock(path.join(dir, 'demo.lock'), { staleMs: 200_000, waitMs: 240_000 }, () =>
+    ensureDemoBundle({ bundle, jobs: 2 }),
+  );
   return bundle;
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withDirLockSync } from '../helpers/dir-lock.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SDK_DIR = path.join(ROOT, 'sdk');
@@ -25,27 +26,8 @@ export function withBuildLock<T>(fn: () => T): T {
     os.tmpdir(),
     `heatsource-build-${Buffer.from(ROOT).toString('hex').slice(-24)}.lock`,
   );
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      // A lock left by a killed run is older than any build takes.
-      if (Date.now() - fs.statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 240_000) {
-        fs.rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      if (Date.now() > deadline) throw new Error(`build lock ${lock} held too long`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
+  // A lock left by a killed run is older than any build takes.
+  return withDirLockSync(lock, { staleMs: 240_000, waitMs: 300_000 }, fn);
 }
 
 /** Builds the SDK (contract copy + tsc) when dist/ is missing or older than its sources or the contract. */
