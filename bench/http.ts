@@ -13,12 +13,14 @@
  * a file-backed state in WAL mode, JSON logs at info level written to /dev/null, and a key without
  * quota or rate limit; every answered diagnostic writes a usage-ledger row, as in production.
  */
+
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs as parseCliArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { BundleReader } from '../src/bundle/reader.js';
 import { corpusView } from '../src/engine/corpus.js';
@@ -40,31 +42,27 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = {
-    bundle: projectPath('data', 'demo.bundle'),
-    duration: 6,
-    rounds: 3,
-    connections: 10,
-    json: false,
-    serve: false,
+  const { values } = parseCliArgs({
+    args: argv,
+    options: {
+      bundle: { type: 'string', default: projectPath('data', 'demo.bundle') },
+      duration: { type: 'string', default: '6' },
+      connections: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '3' },
+      json: { type: 'boolean', default: false },
+      serve: { type: 'boolean', default: false },
+      state: { type: 'string' },
+    },
+  });
+  return {
+    bundle: path.resolve(values.bundle),
+    duration: Number(values.duration),
+    connections: Number(values.connections),
+    rounds: Number(values.rounds),
+    json: values.json,
+    serve: values.serve,
+    state: values.state,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '--bundle') args.bundle = path.resolve(value());
-    else if (arg === '--duration') args.duration = Number(value());
-    else if (arg === '--connections') args.connections = Number(value());
-    else if (arg === '--rounds') args.rounds = Number(value());
-    else if (arg === '--json') args.json = true;
-    else if (arg === '--serve') args.serve = true;
-    else if (arg === '--state') args.state = value();
-    else throw new Error(`unknown argument ${arg}`);
-  }
-  return args;
 }
 
 /** Child process: serve the bundle and report the URL and a key on stdout. */

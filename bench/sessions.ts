@@ -11,6 +11,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs as parseCliArgs } from 'node:util';
 import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
 import { PROJECT_ROOT } from '../src/project-path.js';
 import { loadCases } from './sessions-cases.js';
@@ -25,20 +26,18 @@ interface Args {
 export const DEFAULT_CASES_DIR = path.resolve(PROJECT_ROOT, '../shared/hvac-bench/sessions');
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { cases: DEFAULT_CASES_DIR, json: false, options: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '--cases') args.cases = path.resolve(value());
-    else if (arg === '--json') args.json = true;
-    else if (arg === '--budget') args.options.budget = Number(value());
-    else if (arg === '--threshold') args.options.threshold = Number(value());
-    else throw new Error(`unknown argument ${arg}`);
-  }
+  const { values } = parseCliArgs({
+    args: argv,
+    options: {
+      cases: { type: 'string', default: DEFAULT_CASES_DIR },
+      json: { type: 'boolean', default: false },
+      budget: { type: 'string' },
+      threshold: { type: 'string' },
+    },
+  });
+  const args: Args = { cases: path.resolve(values.cases), json: values.json, options: {} };
+  if (values.budget !== undefined) args.options.budget = Number(values.budget);
+  if (values.threshold !== undefined) args.options.threshold = Number(values.threshold);
   const { budget, threshold } = args.options;
   if (budget !== undefined && !(Number.isInteger(budget) && budget > 0))
     throw new Error('--budget needs a positive integer');
