@@ -1,14 +1,10 @@
-import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { HeatsourceError, HeatsourceNetworkError, HeatsourceTimeoutError, isProblem } from '@heatsource/sdk';
-import { BundleReader } from '../bundle/reader.js';
+import { openLocalClient } from '../client/local.js';
 import { openRemoteClient } from '../client/remote.js';
+import type { HeatsourceClient } from '../client/types.js';
 import type { SessionRespondRequest } from '../contract/session-requests.js';
 import type { CreateSessionRequest, Session, SessionSummary } from '../contract/sessions.js';
-import type { ServiceContext } from '../engine/context.js';
-import { ServiceError } from '../engine/errors.js';
-import { Services } from '../engine/services.js';
 import { localAccount } from '../state/local-key.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
 import type { Target } from './target.js';
@@ -36,103 +32,67 @@ export function defaultSessionStatePath(): string {
   return path.join(os.homedir(), '.heatsource', 'state.sqlite');
 }
 
+/** The session endpoints of a client, whichever way it reaches them. */
+function sessionsOver(
+  client: HeatsourceClient,
+  where: string,
+  latest: () => Promise<string | null>,
+  dispose: () => Promise<void>,
+): SessionClient {
+  return {
+    where,
+    start: async (input) => (await client.startDiagnosticSession(input)) as Session,
+    get: async (id) => (await client.getDiagnosticSession(id)) as Session,
+    respond: async (id, answer) => (await client.respondToDiagnosticSession(id, answer)) as Session,
+    undo: async (id) => (await client.undoDiagnosticSession(id)) as Session,
+    close: async (id) => (await client.closeDiagnosticSession(id)) as Session,
+    summary: async (id) => (await client.getDiagnosticSessionSummary(id)) as SessionSummary,
+    latest,
+    dispose,
+  };
+}
+
 /**
- * Sessions on this machine: the service layer over the bundle, without an HTTP server, as the local
- * account of a state file that keeps them, so that a later run (another process) continues them.
+ * Sessions on this machine: the local client (the service layer over the bundle, no HTTP server) as the
+ * local account of a state file that keeps them, so that a later run (another process) continues them.
  */
 export async function openOfflineSessions(options: {
   bundle: string;
   state: string;
 }): Promise<SessionClient> {
-  const reader = new BundleReader(options.bundle);
-  let state: SqliteStateStore;
+  const state = new SqliteStateStore(options.state);
+  let client: HeatsourceClient;
   try {
-    state = new SqliteStateStore(options.state);
+    client = await openLocalClient({ bundle: options.bundle, state });
   } catch (err) {
-    reader.close();
+    await state.close();
     throw err;
   }
   const account = await localAccount(state);
-  const services = new Services(reader, state);
-  const call = async <T>(name: string, input: Record<string, unknown>, instance: string): Promise<T> => {
-    const ctx: ServiceContext = { account, key: null, requestId: crypto.randomUUID(), idempotencyKey: null };
-    try {
-      return (await services.invoke(ctx, name, input)).body as T;
-    } catch (err) {
-      if (err instanceof ServiceError) throw new HeatsourceError(err.toProblem(instance));
-      throw err;
-    }
-  };
-  const at = (id: string, tail = '') => `/v2/diagnostic-sessions/${encodeURIComponent(id)}${tail}`;
-  return {
-    where: `offline, ${options.state}`,
-    start: (input) => call('start_diagnostic_session', input, '/v2/diagnostic-sessions'),
-    get: (id) => call('get_diagnostic_session', { session_id: id }, at(id)),
-    respond: (id, answer) =>
-      call('respond_to_diagnostic_session', { ...answer, session_id: id }, at(id, '/responses')),
-    undo: (id) => call('undo_diagnostic_session', { session_id: id }, at(id, '/undo')),
-    close: (id) => call('close_diagnostic_session', { session_id: id }, at(id, '/close')),
-    summary: (id) => call('get_diagnostic_session_summary', { session_id: id }, at(id, '/summary')),
-    latest: async () => (await state.sessions(account.id, { limit: 1 }))[0]?.id ?? null,
-    async dispose() {
+  return sessionsOver(
+    client,
+    `offline, ${options.state}`,
+    async () => (await state.sessions(account.id, { limit: 1 }))[0]?.id ?? null,
+    async () => {
+      await client.close();
       await state.close();
-      reader.close();
     },
-  };
+  );
 }
 
-/**
- * Sessions on a server, through the SDK. Undo is not among the SDK's methods yet, so it goes as one
- * plain request with the same headers the SDK sends.
- */
+/** Sessions on a server, through the SDK. */
 export function openRemoteSessions(options: {
   url: string;
   apiKey?: string;
   timeoutMs?: number;
 }): SessionClient {
-  const sdk = openRemoteClient(options);
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const undo = async (id: string): Promise<Session> => {
-    const url = `${options.url}/v2/diagnostic-sessions/${encodeURIComponent(id)}/undo`;
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method: 'POST',
-        headers: {
-          Accept: 'application/json',
-          'Content-Type': 'application/json',
-          'Idempotency-Key': crypto.randomUUID(),
-          ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}),
-        },
-        body: '{}',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (err) {
-      if ((err as Error).name === 'TimeoutError') throw new HeatsourceTimeoutError(timeoutMs);
-      throw new HeatsourceNetworkError(`cannot reach ${options.url}: ${(err as Error).message}`, {
-        cause: err,
-      });
-    }
-    const body = (await res.json().catch(() => null)) as unknown;
-    if (res.ok) return body as Session;
-    if (isProblem(body)) throw new HeatsourceError(body, { requestId: res.headers.get('x-request-id') });
-    throw new HeatsourceNetworkError(`${url} answered ${res.status} without a problem document`);
-  };
-  return {
-    where: options.url,
-    start: async (input) => (await sdk.startDiagnosticSession(input)) as Session,
-    get: async (id) => (await sdk.getDiagnosticSession(id)) as Session,
-    respond: async (id, answer) => {
-      // The SDK's request type has the one `value` form; `{unknown: true}` as the value says the same.
-      const value = answer.unknown ? { unknown: true as const } : answer.value!;
-      return (await sdk.respondToDiagnosticSession(id, { action_id: answer.action_id, value })) as Session;
-    },
-    undo,
-    close: async (id) => (await sdk.closeDiagnosticSession(id)) as Session,
-    summary: async (id) => (await sdk.getDiagnosticSessionSummary(id)) as SessionSummary,
-    latest: async () => null,
-    dispose: () => sdk.close(),
-  };
+  const client = openRemoteClient(options);
+  return sessionsOver(
+    client,
+    options.url,
+    async () => null,
+    async () => client.close(),
+  );
 }
 
 /** The session client for a resolved source: offline over its bundle and a state file, or its server. */
