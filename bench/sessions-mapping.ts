@@ -507,6 +507,11 @@ export interface QuantitySource {
   fromNumber?: (n: number) => Outcome | undefined;
   /** Computes the reading from several keys of a state (e.g. a shortfall from setpoint and value). */
   derive?: (get: (key: string) => unknown) => number | string | undefined;
+  /**
+   * Reads the outcome from any text of the case (its complaint, its observations) when no step of the
+   * matching actions holds it: for readings a technician knows from the paperwork, like a design study.
+   */
+  fromText?: (text: string) => Outcome | undefined;
 }
 
 function num(v: unknown): number | undefined {
@@ -530,6 +535,45 @@ function band(value: number | undefined, lo: number, hi: number): 'low' | 'norma
   if (value === undefined) return undefined;
   return value < lo ? 'low' : value > hi ? 'high' : 'normal';
 }
+
+const KW = String.raw`(\d+(?:[.,]\d+)?)\s*kw\b`;
+/** "8 kW installed for 14 kW required" in the words of a French case: the unit's capacity and the need. */
+const SIZED_PATTERNS: { pattern: RegExp; installed: 1 | 2 }[] = [
+  // "PAC 8 kW posée sur 14 kW requis", "puissance installée 8 kW pour 14 kW nécessaires"
+  {
+    pattern: new RegExp(
+      `${KW}[^.;]{0,40}?\\b(?:pour|sur|contre|face a)\\b[^.;]{0,20}?${KW}\\s*(?:requis|necessaire|calcul|de besoin|de deperdition)`,
+      'i',
+    ),
+    installed: 1,
+  },
+  // "besoin de 14 kW pour une PAC de 8 kW", "déperditions 14 kW pour 8 kW installés"
+  {
+    pattern: new RegExp(
+      `(?:besoin|deperditions?|requis)[^.;]{0,20}?${KW}[^.;]{0,30}?\\b(?:pour|sur|contre)\\b[^.;]{0,30}?${KW}`,
+      'i',
+    ),
+    installed: 2,
+  },
+];
+
+function installedAgainstRequired(text: string): { installed: number; required: number } | undefined {
+  const plain = text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+  for (const { pattern, installed } of SIZED_PATTERNS) {
+    const m = pattern.exec(plain);
+    if (!m) continue;
+    const a = Number(m[1]!.replace(',', '.'));
+    const b = Number(m[2]!.replace(',', '.'));
+    return installed === 1 ? { installed: a, required: b } : { installed: b, required: a };
+  }
+  return undefined;
+}
+
+/** Their actions that only verify the work before them: a later one that resolves credits that work. */
+export const STEP_VERIFICATION_PREFIXES = ['MAN-RESET', 'MES-', 'OBS-', 'TEST-', 'VERIF-', 'LECTURE-'];
 
 /** Our quantity -> where a case holds it and how its words read. Nominal ranges are those of their taxonomy. */
 export const QUANTITY_MAP: Record<string, QuantitySource> = {
@@ -686,6 +730,11 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
       const have = num(get('puissance_installee_kw'));
       if (need === undefined || have === undefined) return undefined;
       return need > have * 1.05 ? 'short' : 'adequate';
+    },
+    fromText: (text) => {
+      const sized = installedAgainstRequired(text);
+      if (!sized) return undefined;
+      return sized.required > sized.installed * 1.05 ? 'short' : 'adequate';
     },
   },
   expansion_vessel_precharge: {

@@ -12,6 +12,7 @@ import {
   AM_VERIFICATION_WORDS,
   QUANTITY_MAP,
   type QuantitySource,
+  STEP_VERIFICATION_PREFIXES,
   WARRANTY_WORDS,
 } from './sessions-mapping.js';
 
@@ -138,8 +139,21 @@ export class SimulatedTechnician {
     if (!action.quantity) return UNKNOWN;
     const source = QUANTITY_MAP[action.quantity];
     if (!source) return UNKNOWN;
-    const value = this.c.am ? this.readAm(action, source) : this.readSteps(action, source);
+    const value =
+      (this.c.am ? this.readAm(action, source) : this.readSteps(action, source)) ??
+      this.readTexts(action, source);
     return value === undefined ? UNKNOWN : value;
+  }
+
+  /** A reading stated anywhere in the case's texts, for quantities whose mapping can read one. */
+  private readTexts(action: ModelAction, source: QuantitySource): AnswerValue | undefined {
+    if (!source.fromText || action.expected.type !== 'choice') return undefined;
+    const texts = [this.c.narrative, ...this.c.steps.map((s) => s.text)];
+    for (const text of texts) {
+      const outcome = source.fromText(text);
+      if (outcome && action.expected.choices.some((c) => c.id === outcome)) return outcome;
+    }
+    return undefined;
   }
 
   private stepsFor(action: ModelAction) {
@@ -210,7 +224,16 @@ export class SimulatedTechnician {
     }
     const steps = this.stepsFor(action);
     if (steps.length === 0) return UNKNOWN;
-    return steps.some((s) => s.resolves);
+    if (steps.some((s) => s.resolves)) return true;
+    // As in the AM format: a repair whose success a later check or reset shows counts as fixed, unless
+    // other work came in between.
+    const all = this.c.steps;
+    for (let j = all.indexOf(steps[steps.length - 1]!) + 1; j < all.length; j++) {
+      const later = all[j]!;
+      if (!STEP_VERIFICATION_PREFIXES.some((prefix) => later.action.startsWith(prefix))) break;
+      if (later.resolves) return true;
+    }
+    return false;
   }
 
   private warranty(): SimulatedAnswer {
