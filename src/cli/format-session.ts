@@ -8,6 +8,7 @@ import type {
   SessionHypothesis,
   SessionOutcome,
   SessionSummary,
+  StatedReading,
 } from '../contract/sessions.js';
 import type { Style } from './style.js';
 import { Lines, pages } from './text-layout.js';
@@ -109,12 +110,31 @@ export function valueText(value: ResponseValue, action?: NextAction): string {
   return choice ? choice.label : value;
 }
 
+/** Readings taken from the description, as the session weighs them. */
+export function formatStated(list: StatedReading[], style: Style): Lines {
+  const out = new Lines(style);
+  if (list.length === 0) return out;
+  out.add(style.bold('From the description'));
+  for (const r of list) {
+    const note = r.superseded ? style.dim(' (replaced by a reading on site)') : '';
+    out.para(`${r.label}: ${r.outcome_label} · "${r.phrase}"${note}`, '  · ');
+  }
+  return out;
+}
+
+const CONCLUSION_NOTES: Partial<Record<SessionOutcome['reason'], string>> = {
+  evidence_settled: 'No check left could change this conclusion.',
+  repair_resolved: 'The repair below cleared the fault.',
+};
+
 /** The conclusion, escalation or closure, with its remedy and the pages behind it. */
 export function formatOutcome(outcome: SessionOutcome, style: Style): Lines {
   const out = new Lines(style);
   if (outcome.kind === 'cause_found') {
     out.add(style.green(style.bold('Cause found')));
     if (outcome.cause) out.para(`${outcome.cause.label} (${percent(outcome.cause.probability)})`, '  ');
+    const note = CONCLUSION_NOTES[outcome.reason];
+    if (note) out.para(style.dim(note), '  ');
   } else if (outcome.kind === 'escalation') {
     const to = outcome.escalation ? `: ${outcome.escalation.replaceAll('_', ' ')}` : '';
     out.add(style.yellow(style.bold(`Escalate${to}`)));
@@ -145,6 +165,8 @@ export function formatSession(
 ): string {
   const out = new Lines(style);
   out.add(`${style.bold(s.id)} · ${s.status}`, equipmentLine(s.equipment));
+  const stated = formatStated(s.stated_readings, style).lines;
+  if (stated.length > 0) out.blank().add(...stated);
   out.blank().add(...formatHypotheses(s.hypotheses, style, options).lines);
   out.blank();
   if (s.next_action) out.add(...formatAction(s.next_action, style, s.turns).lines);
@@ -157,6 +179,8 @@ export function formatSummary(s: SessionSummary, style: Style): string {
   const out = new Lines(style);
   out.add(`${style.bold(s.session_id)} · ${s.status}`, equipmentLine(s.equipment));
   if (s.equipment.symptom) out.para(`Complaint: ${s.equipment.symptom}`);
+  const stated = formatStated(s.stated_readings, style).lines;
+  if (stated.length > 0) out.blank().add(...stated);
   out.blank().add(style.bold(s.path.length > 0 ? 'Steps taken' : 'No step taken'));
   for (const p of s.path) {
     out.para(`${p.prompt} → ${valueText(p.value)}`, `${String(p.turn).padStart(3)}. `);

@@ -1,6 +1,13 @@
 import { HeatsourceError } from '@heatsource/sdk';
 import type { CreateSessionRequest, Session, SessionContext } from '../contract/sessions.js';
-import { equipmentLine, formatAction, formatHypotheses, formatOutcome, valueText } from './format-session.js';
+import {
+  equipmentLine,
+  formatAction,
+  formatHypotheses,
+  formatOutcome,
+  formatStated,
+  valueText,
+} from './format-session.js';
 import type { LineInput } from './line-input.js';
 import { PROMPT_HELP, parseTyped } from './session-answer.js';
 import type { SessionAnswer, SessionClient } from './session-client.js';
@@ -101,13 +108,13 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
     }
     session = await client.start(request);
   }
-  o.print(
-    new Lines(style)
-      .add('', style.bold(`Troubleshooting · ${equipmentLine(session.equipment)}`))
-      .add(style.dim(`Session ${session.id} (${client.where})`))
-      .add(style.dim(`Answers: ${PROMPT_HELP}`))
-      .toString(),
-  );
+  const header = new Lines(style)
+    .add('', style.bold(`Troubleshooting · ${equipmentLine(session.equipment)}`))
+    .add(style.dim(`Session ${session.id} (${client.where})`))
+    .add(style.dim(`Answers: ${PROMPT_HELP}`));
+  const stated = formatStated(session.stated_readings, style).lines;
+  if (stated.length > 0) header.add('', ...stated);
+  o.print(header.toString());
 
   let previous: Map<string, number> | undefined;
   let show = true;

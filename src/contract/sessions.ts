@@ -82,6 +82,18 @@ export const SessionHypothesis = z
   .meta({ id: 'SessionHypothesis' });
 export type SessionHypothesis = z.infer<typeof SessionHypothesis>;
 
+export const StatedReading = z
+  .object({
+    quantity: z.string(),
+    label: z.string().describe('What the reading is of'),
+    outcome: z.string().describe('A band (low, normal, high, zero), a choice id, or true/false'),
+    outcome_label: z.string(),
+    phrase: z.string().describe('The words of the description it was read from (normalised)'),
+    superseded: z.boolean().describe('A reading taken on site has replaced it'),
+  })
+  .meta({ id: 'StatedReading' });
+export type StatedReading = z.infer<typeof StatedReading>;
+
 export const SessionEquipment = z
   .object({
     brand: z.string(),
@@ -112,6 +124,8 @@ export const SessionOutcome = z
     kind: z.enum(['cause_found', 'escalation', 'closed']),
     reason: z.enum([
       'dominant_hypothesis',
+      'repair_resolved',
+      'evidence_settled',
       'cause_requires_escalation',
       'under_warranty',
       'residual_dominates',
@@ -139,6 +153,9 @@ export const Session = z
     status: SessionStatus,
     equipment: SessionEquipment,
     hypotheses: z.array(SessionHypothesis).describe('Most probable first'),
+    stated_readings: z
+      .array(StatedReading)
+      .describe('Readings the description states: weaker evidence than a reading taken on site'),
     next_action: NextAction.nullable().describe('Null once the session has concluded, escalated or closed'),
     history: z.array(SessionHistoryEntry),
     outcome: SessionOutcome.optional(),
@@ -186,6 +203,7 @@ export const SessionSummary = z
     session_id: z.string(),
     status: SessionStatus,
     equipment: SessionEquipment,
+    stated_readings: z.array(StatedReading),
     path: z.array(SessionHistoryEntry),
     outcome: SessionOutcome.nullable(),
     citations: z.array(Citation).describe('Every page cited anywhere in the session'),

@@ -129,6 +129,20 @@ describe('POST /v2/diagnostic-sessions', () => {
     expect(s.hypotheses.some((h) => h.source === 'manual')).toBe(false);
     expect(s.next_action).not.toBeNull();
   });
+
+  it('shows the readings its description states, and the summary keeps them', async () => {
+    const s = await start({ ...UNIT, symptom: 'Lockout every morning, delta T very low, flow normal' });
+    expect(s.stated_readings.map((r) => [r.quantity, r.outcome, r.superseded])).toEqual([
+      ['water_delta_t', 'low', false],
+      ['water_flow', 'normal', false],
+    ]);
+    expect(s.stated_readings[0]).toMatchObject({
+      label: 'Flow/return temperature difference',
+      outcome_label: 'Low',
+    });
+    const summary = (await get(`/v2/diagnostic-sessions/${s.id}/summary`)).json() as SessionSummary;
+    expect(summary.stated_readings).toEqual(s.stated_readings);
+  });
 });
 
 describe('GET /v2/diagnostic-sessions/:id', () => {

@@ -9,8 +9,8 @@ import { PROJECT_ROOT } from '../../src/project-path.js';
 const CASES = path.resolve(PROJECT_ROOT, '../shared/hvac-bench/sessions');
 const present = statSync(CASES, { throwIfNoEntry: false })?.isDirectory() === true;
 
-/** conv@5 measured on the peer's cases when this test was written (0.674), less two points. */
-const CONV5_FLOOR = 0.654;
+/** conv@5 measured on the peer's cases when this test was last updated (0.837), less two points. */
+const CONV5_FLOOR = 0.817;
 
 if (!present) {
   console.warn(`skipping the session benchmark: no cases at ${CASES}`);

@@ -93,7 +93,7 @@ describe('knowledge validation', () => {
 
   it('reads a folder of YAML files and reports a file it cannot parse', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'knowledge-'));
-    for (const name of ['settings', 'quantities', 'actions', 'causes', 'symptoms']) {
+    for (const name of ['settings', 'quantities', 'actions', 'causes', 'symptoms', 'statements']) {
       writeFileSync(
         path.join(dir, `${name}.yaml`),
         readFileSync(path.join(defaultKnowledgeDir(), `${name}.yaml`)),

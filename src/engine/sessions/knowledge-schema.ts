@@ -183,6 +183,20 @@ export const Symptom = z
   .strict();
 export type Symptom = z.infer<typeof Symptom>;
 
+/**
+ * A reading the technician states in the description: a phrase naming the quantity (the subject) near
+ * a phrase giving its outcome, within one clause ("ΔT very low", "pressures normal", "no air at the vent").
+ */
+export const Statement = z
+  .object({
+    quantity: z.string(),
+    subject: Keywords,
+    /** Outcome id (a band, a choice, "true" or "false") -> the phrases that state it. */
+    outcomes: z.record(z.string(), Keywords),
+  })
+  .strict();
+export type Statement = z.infer<typeof Statement>;
+
 export const Settings = z
   .object({
     version: z.string().min(1),
@@ -196,6 +210,10 @@ export const Settings = z
         named: z.number().min(1),
         /** Ceiling of the combined factor the description gives one cause (its phrases overlap). */
         max_factor: z.number().gt(1),
+        /** Weight of a reading stated in the description against one taken on site (see statements.yaml). */
+        stated_reliability: z.number().gt(0).lt(1),
+        /** Words allowed between a statement's subject and its outcome phrase. */
+        stated_window: z.number().int().min(0),
       })
       .strict(),
     residual: z
@@ -210,6 +228,8 @@ export const Settings = z
       .object({
         threshold: z.number().gt(0.5).lt(1),
         replacement_threshold: z.number().gt(0.5).lt(1),
+        /** A leader below the thresholds concludes at this share once no check left could unseat it. */
+        settled_threshold: z.number().gt(0.5).lt(1),
         /** Answers (with a value) needed before concluding: the description alone never closes a case. */
         min_answers: z.number().int().min(0),
       })
@@ -249,6 +269,7 @@ export const QuantitiesFile = z.object({ quantities: z.array(Quantity).min(1) })
 export const ActionsFile = z.object({ actions: z.array(Action).min(1) }).strict();
 export const CausesFile = z.object({ causes: z.array(Cause).min(1) }).strict();
 export const SymptomsFile = z.object({ symptoms: z.array(Symptom) }).strict();
+export const StatementsFile = z.object({ statements: z.array(Statement) }).strict();
 
 export interface Knowledge {
   /** Digest of the validated content: a session records the knowledge it was built from. */
@@ -258,6 +279,7 @@ export interface Knowledge {
   actions: Action[];
   causes: Cause[];
   symptoms: Symptom[];
+  statements: Statement[];
 }
 
 /** The outcomes a quantity can take: its bands, choices, or true/false. */
@@ -369,6 +391,18 @@ export function checkKnowledgeReferences(k: Knowledge): string[] {
         total += k.settings.strengths[strength] ?? 0;
       }
       if (total > 0.96) problems.push(`cause ${c.id}: effects on ${qid} add up to more than the whole`);
+    }
+  }
+
+  for (const st of k.statements) {
+    const q = quantities.get(st.quantity);
+    if (!q) {
+      problems.push(`statement: unknown quantity ${st.quantity}`);
+      continue;
+    }
+    for (const outcome of Object.keys(st.outcomes)) {
+      if (!quantityOutcomes(q).includes(outcome))
+        problems.push(`statement on ${q.id}: no outcome ${outcome}`);
     }
   }
 

@@ -12,6 +12,7 @@ import {
   type Knowledge,
   QuantitiesFile,
   Settings,
+  StatementsFile,
   SymptomsFile,
 } from './knowledge-schema.js';
 
@@ -21,6 +22,7 @@ export const KNOWLEDGE_FILES = {
   actions: 'actions.yaml',
   causes: 'causes.yaml',
   symptoms: 'symptoms.yaml',
+  statements: 'statements.yaml',
 } as const;
 
 export interface RawKnowledge {
@@ -29,6 +31,8 @@ export interface RawKnowledge {
   actions: unknown;
   causes: unknown;
   symptoms: unknown;
+  /** Absent: no readings are taken from descriptions. */
+  statements?: unknown;
 }
 
 function check<S extends z.ZodType>(
@@ -55,6 +59,12 @@ export function validateKnowledge(raw: RawKnowledge): Knowledge {
   const actions = check(ActionsFile, raw.actions, KNOWLEDGE_FILES.actions, problems);
   const causes = check(CausesFile, raw.causes, KNOWLEDGE_FILES.causes, problems);
   const symptoms = check(SymptomsFile, raw.symptoms, KNOWLEDGE_FILES.symptoms, problems);
+  const statements = check(
+    StatementsFile,
+    raw.statements ?? { statements: [] },
+    KNOWLEDGE_FILES.statements,
+    problems,
+  );
   if (problems.length > 0) throw new KnowledgeError(problems);
 
   const content = {
@@ -63,6 +73,7 @@ export function validateKnowledge(raw: RawKnowledge): Knowledge {
     actions: actions.actions,
     causes: causes.causes,
     symptoms: symptoms.symptoms,
+    statements: statements.statements,
   };
   const version = createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16);
   const knowledge: Knowledge = { version, ...content };
@@ -97,5 +108,6 @@ export function loadKnowledge(dir: string = defaultKnowledgeDir()): Knowledge {
     actions: read(KNOWLEDGE_FILES.actions),
     causes: read(KNOWLEDGE_FILES.causes),
     symptoms: read(KNOWLEDGE_FILES.symptoms),
+    statements: read(KNOWLEDGE_FILES.statements),
   });
 }

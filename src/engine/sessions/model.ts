@@ -8,6 +8,7 @@ import {
   type Quantity,
   quantityOutcomes,
 } from './knowledge-schema.js';
+import { readStatements } from './statements.js';
 import { anyPhraseOccurs, bestMatches, keywordScore, normaliseText, tokens } from './text-match.js';
 import type {
   Expected,
@@ -18,6 +19,7 @@ import type {
   SessionContext,
   SessionInit,
   SessionModel,
+  StatedEvidence,
 } from './types.js';
 
 export const RESIDUAL_ID = 'unknown';
@@ -205,6 +207,28 @@ function recogniseSymptoms(k: Knowledge, text: string): string[] {
     .map((s) => s.id);
 }
 
+/** The readings the technician's description states, each on the action that reads its quantity. */
+function statedEvidence(k: Knowledge, init: SessionInit, actions: ModelAction[]): StatedEvidence[] {
+  const readers = new Map<string, ModelAction>();
+  for (const a of actions) {
+    if (!a.quantity || !a.table) continue;
+    const current = readers.get(a.quantity);
+    if (
+      !current ||
+      a.reliability > current.reliability ||
+      (a.reliability === current.reliability && a.cost < current.cost)
+    )
+      readers.set(a.quantity, a);
+  }
+  const stated = readStatements(
+    k.statements,
+    init.symptom ?? '',
+    k.settings.description.stated_window,
+    new Set(readers.keys()),
+  );
+  return stated.map((r) => ({ ...r, action_id: readers.get(r.quantity)!.id }));
+}
+
 export function sessionId(knowledge: Knowledge, init: SessionInit): string {
   const { id: _ignored, ...inputs } = init;
   const digest = createHash('sha256')
@@ -384,6 +408,8 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
         init.replacementThreshold ?? s.conclusion.replacement_threshold,
         init.threshold ?? s.conclusion.threshold,
       ),
+      statedReliability: s.description.stated_reliability,
+      settledThreshold: Math.min(s.conclusion.settled_threshold, init.threshold ?? s.conclusion.threshold),
       residualEscalateAt: s.residual.escalate_at,
       budget: init.budget ?? s.budget_turns,
       minAnswers: s.conclusion.min_answers,
@@ -393,6 +419,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
     },
     symptoms,
     named: [...named],
+    stated: statedEvidence(k, init, modelActions),
     citations,
   };
 }

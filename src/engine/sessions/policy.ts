@@ -16,6 +16,8 @@ export interface Situation {
   /** Answers with a value, initial readings included. */
   answers: number;
   warranty: boolean | null;
+  /** Repairs answered "the fault cleared", in the order they were carried out. */
+  resolvedBy: string[];
 }
 
 export type Decision =
@@ -120,16 +122,23 @@ function expectedCostAfter(model: SessionModel, p: Distribution, action: ModelAc
   return cost;
 }
 
+function massOf(p: Distribution, ids: string[]): number {
+  return ids.reduce((sum, id) => sum + (p[id] ?? 0), 0);
+}
+
 /**
  * Whether the action could rule the group of hypotheses out: one of its outcomes, reasonably likely
  * under the current beliefs, is one the group rarely produces while a system without that fault
- * commonly shows it (likelihood ratio against the baseline at most `ruleOutRatio`).
+ * commonly shows it (likelihood ratio against the baseline at most `ruleOutRatio`), and seeing it
+ * would leave the group below `level`, so the conclusion would change. A check whose worst outcome
+ * still leaves the group above the bar cannot change what is proposed, however strong it is.
  */
 export function canRuleOut(
   model: SessionModel,
   p: Distribution,
   action: ModelAction,
   ids: string[],
+  level: number,
 ): boolean {
   if (!action.table) return false;
   const group = new Set(ids);
@@ -147,9 +156,56 @@ export function canRuleOut(
   const baseline = action.table.baseline;
   for (let i = 0; i < pred.length; i++) {
     const own = inside[i]! / mass;
-    if (pred[i]! >= 0.01 && own / baseline[i]! <= model.settings.ruleOutRatio) return true;
+    if (pred[i]! < 0.01 || own / baseline[i]! > model.settings.ruleOutRatio) continue;
+    // Bayes on the one outcome: the group's share of the outcome's predicted probability.
+    if (inside[i]! / pred[i]! < level - EPSILON) return true;
   }
   return false;
+}
+
+/**
+ * Whether one of the action's outcomes, reasonably likely under the current beliefs, would unseat the
+ * group: another remedy would then carry more weight, or the group would lose its majority. Such an
+ * answer could still change what the session proposes.
+ */
+function couldUnseat(model: SessionModel, p: Distribution, action: ModelAction, group: RemedyGroup): boolean {
+  if (!action.table) return false;
+  const ids = group.members.map((h) => h.id);
+  return branches(model, p, action).some((b) => {
+    if (b.probability < OUTCOME_FLOOR) return false;
+    const mass = massOf(b.posterior, ids);
+    return mass < 0.5 - EPSILON || heaviestRemedyGroup(model, b.posterior).mass > mass + EPSILON;
+  });
+}
+
+/** Outcomes predicted below this probability are not expected to change a conclusion. */
+const OUTCOME_FLOOR = 0.01;
+
+/** Expected cost of carrying out the repair now and, if the fault stays, repairing in p/C order. */
+function expectedCostWithRepair(model: SessionModel, p: Distribution, repair: ModelAction): number {
+  const failed = branches(model, p, repair).find((_, i) => repair.table?.outcomes[i] === 'false');
+  if (!failed) return repair.cost + expectedRepairCost(model, p);
+  return repair.cost + failed.probability * expectedRepairCost(model, failed.posterior);
+}
+
+/** A repair is tried ahead of observations only when it clears the fault this often. */
+const LIKELY_FIX = 0.25;
+
+/** Among the repairs worth trying (enough information in their result), the one cheapest in expectation. */
+function cheapestRepairFirst(
+  model: SessionModel,
+  p: Distribution,
+  repairs: ModelAction[],
+): { action: ModelAction; cost: number } | undefined {
+  let best: { action: ModelAction; cost: number } | undefined;
+  for (const action of repairs) {
+    const likely = model.hypotheses.reduce((sum, h) => sum + (p[h.id] ?? 0) * (action.fixes[h.id] ?? 0), 0);
+    if (likely < LIKELY_FIX || expectedGain(model, p, action) < model.settings.minGainBits) continue;
+    const cost = expectedCostWithRepair(model, p, action);
+    if (!best || cost < best.cost - EPSILON) best = { action, cost };
+  }
+  if (!best || best.cost > expectedRepairCost(model, p) + EPSILON) return undefined;
+  return best;
 }
 
 interface Scored {
@@ -255,13 +311,40 @@ export function decide(s: Situation): Decision {
 
   const group = heaviestRemedyGroup(model, p);
   const top = group.top;
+  const ids = group.members.map((h) => h.id);
+
+  // A repair that cleared the fault settles the case on the cause it fixes: nothing is left to replace.
+  for (const id of [...s.resolvedBy].reverse()) {
+    const repair = actionById(model, id);
+    const fixed = model.hypotheses.filter((h) => (repair?.fixes[h.id] ?? 0) > 0);
+    if (
+      repair &&
+      fixed.length > 0 &&
+      massOf(
+        p,
+        fixed.map((h) => h.id),
+      ) >=
+        settings.threshold - EPSILON
+    ) {
+      return finish(s, 'concluded', 'repair_resolved', topHypothesis(model, p, fixed), repair);
+    }
+  }
+
   const remedy = actionById(model, top.remedy);
   const threshold = remedy?.replacement ? settings.replacementThreshold : settings.threshold;
-  if (group.mass >= threshold - EPSILON && s.answers >= settings.minAnswers) {
+  const information = candidates.filter(isInformation);
+  const dominant = group.mass >= threshold - EPSILON;
+  // Below the bar, a clear leader still settles the case once no check left could unseat it: asking
+  // more would cost the technician time without changing what is proposed.
+  const settled =
+    !dominant &&
+    group.mass >= settings.settledThreshold - EPSILON &&
+    !information.some((a) => couldUnseat(model, p, a, group));
+  if ((dominant || settled) && s.answers >= settings.minAnswers) {
     if (remedy?.replacement) {
-      const ids = group.members.map((h) => h.id);
-      const ruling = candidates.filter(
-        (a) => isInformation(a) && !a.replacement && a.cost < remedy.cost && canRuleOut(model, p, a, ids),
+      const level = dominant ? threshold : settings.settledThreshold;
+      const ruling = information.filter(
+        (a) => !a.replacement && a.cost < remedy.cost && canRuleOut(model, p, a, ids, level),
       );
       // Every check that could still rule the part out comes first, however sure the session is;
       // with no turn left for it, the part is not proposed at all.
@@ -278,28 +361,26 @@ export function decide(s: Situation): Decision {
       if (s.warranty === null && question && withinBudget) return { kind: 'ask', actionId: question.id };
     }
     if (remedy?.kind === 'escalate') return finish(s, 'escalated', 'cause_requires_escalation', top, remedy);
-    return finish(s, 'concluded', 'dominant_hypothesis', top, remedy);
+    return finish(s, 'concluded', dominant ? 'dominant_hypothesis' : 'evidence_settled', top, remedy);
   }
 
   if (!withinBudget) {
     return finish(s, 'escalated', 'budget_spent', null, escalationAction(model, 'manufacturer_service'));
   }
 
-  const observations = candidates.filter(isInformation);
+  const observations = information;
   const repairs = candidates.filter((a) => a.kind === 'repair' && !a.replacement);
   const bestObservation = bestByGainPerCost(model, p, observations);
 
-  const next = repairOrder(model, p).find((step) => step.remedy && !s.answered.has(step.remedy.id));
-  const repairFirst =
-    next?.remedy &&
-    repairs.includes(next.remedy) &&
-    expectedGain(model, p, next.remedy) >= settings.minGainBits
-      ? next.remedy
-      : undefined;
+  // A repair that costs little and clears a likely cause goes first when trying it, then going on,
+  // costs less in expectation than observing first (one step of lookahead on the repair sequence).
+  const repairFirst = cheapestRepairFirst(model, p, repairs);
   if (repairFirst) {
-    const repairNow = expectedRepairCost(model, p);
-    if (!bestObservation || repairNow <= expectedCostAfter(model, p, bestObservation.action) + EPSILON) {
-      return { kind: 'ask', actionId: repairFirst.id };
+    if (
+      !bestObservation ||
+      repairFirst.cost <= expectedCostAfter(model, p, bestObservation.action) + EPSILON
+    ) {
+      return { kind: 'ask', actionId: repairFirst.action.id };
     }
   }
   if (bestObservation) return { kind: 'ask', actionId: bestObservation.action.id };

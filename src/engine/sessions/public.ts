@@ -8,10 +8,12 @@ import type {
   SessionHypothesis,
   SessionOutcome,
   SessionSummary,
+  StatedReading,
 } from '../../contract/sessions.js';
 import { answerWeights, priorOf, update } from './inference.js';
 import type { Labels } from './knowledge-schema.js';
 import { RESIDUAL_ID, sameCitation } from './model.js';
+import { statedInForce } from './session.js';
 import type { ModelAction, SessionState } from './types.js';
 
 export type Language = 'en' | 'fr';
@@ -96,10 +98,41 @@ function actionById(state: SessionState, id: string): ModelAction {
   return state.model.actions.find((a) => a.id === id)!;
 }
 
+const BAND_LABELS: Record<string, Labels> = {
+  zero: { en: 'Zero', fr: 'Nul' },
+  low: { en: 'Low', fr: 'Bas' },
+  normal: { en: 'Normal', fr: 'Normal' },
+  high: { en: 'High', fr: 'Élevé' },
+  true: { en: 'Yes', fr: 'Oui' },
+  false: { en: 'No', fr: 'Non' },
+};
+
+/** What the description states, and whether a reading taken on site has replaced it. */
+function statedOf(state: SessionState, lang: Language): StatedReading[] {
+  const inForce = new Set(statedInForce(state).map((e) => e.stated.quantity));
+  return (state.model.stated ?? []).map((stated) => {
+    const action = actionById(state, stated.action_id);
+    const choice =
+      action.expected.type === 'choice'
+        ? action.expected.choices.find((c) => c.id === stated.outcome)
+        : undefined;
+    const outcomeLabel = choice ? choice.label : BAND_LABELS[stated.outcome];
+    return {
+      quantity: stated.quantity,
+      label: action.quantityLabel ? text(action.quantityLabel, lang) : stated.quantity,
+      outcome: stated.outcome,
+      outcome_label: outcomeLabel ? text(outcomeLabel, lang) : stated.outcome,
+      phrase: stated.phrase,
+      superseded: !inForce.has(stated.quantity),
+    };
+  });
+}
+
 /** Each answer with the hypothesis that led after it, replayed from the priors. */
 function historyOf(state: SessionState, lang: Language): SessionHistoryEntry[] {
   const model = state.model;
   let p = priorOf(model);
+  for (const evidence of statedInForce(state)) p = update(model, p, evidence.action, evidence.weights);
   for (const r of state.initial_readings) {
     const action = actionById(state, r.action_id);
     p = update(model, p, action, answerWeights(action, r.value));
@@ -162,6 +195,7 @@ export function toPublic(state: SessionState, options: PublicOptions = {}): Sess
     status: state.status,
     equipment: equipmentOf(state),
     hypotheses: hypothesesOf(state, lang),
+    stated_readings: statedOf(state, lang),
     next_action: next ? publicAction(next, lang) : null,
     history: historyOf(state, lang),
     turns: { used: state.history.length, budget: state.model.settings.budget },
@@ -180,6 +214,7 @@ export function summary(state: SessionState, options: PublicOptions = {}): Sessi
     session_id: state.id,
     status: state.status,
     equipment: equipmentOf(state),
+    stated_readings: statedOf(state, lang),
     path,
     outcome,
     citations: uniqueCitations([

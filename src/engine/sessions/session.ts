@@ -10,13 +10,52 @@ import { answerWeights, type Distribution, priorOf, update } from './inference.j
 import type { Knowledge } from './knowledge-schema.js';
 import { compileModel, sessionId } from './model.js';
 import { closedOutcome, decide, type Situation, WARRANTY_QUANTITY } from './policy.js';
-import type { Answer, AnswerValue, ModelAction, Response, SessionInit, SessionState } from './types.js';
+import type {
+  Answer,
+  AnswerValue,
+  ModelAction,
+  Response,
+  SessionInit,
+  SessionState,
+  StatedEvidence,
+} from './types.js';
 
 function actionOf(state: Pick<SessionState, 'model' | 'id'>, id: string): ModelAction {
   const action = state.model.actions.find((a) => a.id === id);
   if (!action)
     throw new SessionError('invalid_session', `session ${state.id} refers to unknown action ${id}`);
   return action;
+}
+
+/** Quantities with a value taken on site: an initial reading or an answer. */
+function measuredQuantities(state: SessionState): Set<string> {
+  const measured = new Set<string>();
+  for (const r of state.initial_readings) measured.add(r.quantity);
+  for (const item of state.history) {
+    const quantity = actionOf(state, item.action_id).quantity;
+    if (quantity && 'value' in item.answer) measured.add(quantity);
+  }
+  return measured;
+}
+
+/**
+ * The readings stated in the description that still count, with the soft evidence each gives: a
+ * stated outcome keeps its likelihood, every other one is scaled by 1 - reliability. A reading of the
+ * quantity taken on site replaces the statement (counting both would count one fact twice).
+ */
+export function statedInForce(
+  state: SessionState,
+): { stated: StatedEvidence; action: ModelAction; weights: number[] }[] {
+  const reliability = state.model.settings.statedReliability ?? 0;
+  if (reliability <= 0) return [];
+  const measured = measuredQuantities(state);
+  return (state.model.stated ?? [])
+    .filter((stated) => !measured.has(stated.quantity))
+    .map((stated) => {
+      const action = actionOf(state, stated.action_id);
+      const weights = (action.table?.outcomes ?? []).map((o) => (o === stated.outcome ? 1 : 1 - reliability));
+      return { stated, action, weights };
+    });
 }
 
 /** Replays the initial readings and the answers from the priors: the posterior and what they leave known. */
@@ -27,10 +66,12 @@ function replay(state: SessionState): Situation {
   const quantityReliability = new Map<string, number>();
   let warranty: boolean | null = null;
   let answers = 0;
+  const resolvedBy: string[] = [];
 
   const apply = (action: ModelAction, value: AnswerValue) => {
     answers += 1;
     posterior = update(model, posterior, action, answerWeights(action, value));
+    if (action.kind === 'repair' && value === true) resolvedBy.push(action.id);
     if (action.quantity) {
       quantityReliability.set(
         action.quantity,
@@ -49,6 +90,12 @@ function replay(state: SessionState): Situation {
     answered.add(action.id);
     if ('value' in item.answer) apply(action, item.answer.value);
   }
+  for (const evidence of statedInForce(state)) {
+    // Not counted among the answers: the description alone never closes a case.
+    posterior = update(model, posterior, evidence.action, evidence.weights);
+    quantityReliability.set(evidence.action.quantity!, model.settings.statedReliability ?? 0);
+    if (evidence.action.quantity === WARRANTY_QUANTITY) warranty = evidence.stated.outcome === 'true';
+  }
   return {
     model,
     posterior,
@@ -57,6 +104,7 @@ function replay(state: SessionState): Situation {
     turnsUsed: state.history.length,
     answers,
     warranty,
+    resolvedBy,
   };
 }
 

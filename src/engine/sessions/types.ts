@@ -125,6 +125,13 @@ export interface ModelAction {
 export interface ModelSettings {
   threshold: number;
   replacementThreshold: number;
+  /**
+   * A clear leader below the threshold concludes once no check left could take it under this bar.
+   * Sessions stored before the setting existed lack it and never settle early.
+   */
+  settledThreshold: number;
+  /** Weight of a reading stated in the description (absent in sessions stored before it existed). */
+  statedReliability?: number;
   residualEscalateAt: number;
   budget: number;
   minAnswers: number;
@@ -142,8 +149,20 @@ export interface SessionModel {
   symptoms: string[];
   /** Causes the description names. */
   named: string[];
+  /**
+   * Readings the description states, as soft evidence on the action that reads each quantity; a value
+   * taken on site for the quantity replaces it. Sessions stored before statements existed lack it.
+   */
+  stated?: StatedEvidence[];
   /** Citations of the manual entries for the code. */
   citations: Citation[];
+}
+
+export interface StatedEvidence {
+  quantity: string;
+  outcome: string;
+  phrase: string;
+  action_id: string;
 }
 
 export type SessionStatus = 'active' | 'concluded' | 'escalated' | 'closed';
@@ -156,6 +175,8 @@ export interface HistoryItem {
 
 export type OutcomeReason =
   | 'dominant_hypothesis'
+  | 'repair_resolved'
+  | 'evidence_settled'
   | 'cause_requires_escalation'
   | 'under_warranty'
   | 'residual_dominates'
