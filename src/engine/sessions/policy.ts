@@ -288,10 +288,11 @@ export function closedOutcome(s: Situation): Outcome {
 }
 
 /**
- * What the session does next: conclude when one hypothesis dominates (after the checks that could
- * still rule out a part swap, and the warranty question for a major part), escalate when the unknown
- * cause dominates or the budget is spent, otherwise ask the observation with the best information gain
- * per unit of cost, unless carrying out the cheapest likely repair first costs less in expectation.
+ * What the session does next: conclude on a repair that cleared the fault; conclude when one remedy
+ * group dominates, or leads clearly and no check left could unseat it (after the checks that could
+ * still rule out a part swap, and the warranty question for a major part); escalate when the unknown
+ * cause dominates or the budget is spent; otherwise ask the observation with the best information gain
+ * per unit of cost, unless trying a cheap repair of a likely cause first costs less in expectation.
  */
 export function decide(s: Situation): Decision {
   const { model, posterior: p } = s;
@@ -317,15 +318,11 @@ export function decide(s: Situation): Decision {
   for (const id of [...s.resolvedBy].reverse()) {
     const repair = actionById(model, id);
     const fixed = model.hypotheses.filter((h) => (repair?.fixes[h.id] ?? 0) > 0);
-    if (
-      repair &&
-      fixed.length > 0 &&
-      massOf(
-        p,
-        fixed.map((h) => h.id),
-      ) >=
-        settings.threshold - EPSILON
-    ) {
+    const cleared = massOf(
+      p,
+      fixed.map((h) => h.id),
+    );
+    if (repair && fixed.length > 0 && cleared >= settings.threshold - EPSILON) {
       return finish(s, 'concluded', 'repair_resolved', topHypothesis(model, p, fixed), repair);
     }
   }
@@ -368,9 +365,8 @@ export function decide(s: Situation): Decision {
     return finish(s, 'escalated', 'budget_spent', null, escalationAction(model, 'manufacturer_service'));
   }
 
-  const observations = information;
   const repairs = candidates.filter((a) => a.kind === 'repair' && !a.replacement);
-  const bestObservation = bestByGainPerCost(model, p, observations);
+  const bestObservation = bestByGainPerCost(model, p, information);
 
   // A repair that costs little and clears a likely cause goes first when trying it, then going on,
   // costs less in expectation than observing first (one step of lookahead on the repair sequence).
