@@ -166,6 +166,18 @@ describe('heatsource session, offline', () => {
     expect(r.stdout).toContain('Likely causes');
     expect(r.stdout).toMatch(/Step 1 of at most \d+/);
     expect(r.stdout).toMatch(/heatsource session respond ds_\S+ <answer>/);
+    const told = await cli([
+      'session',
+      'start',
+      ...unitFlags,
+      '--symptom',
+      'locks out every morning, delta T very low',
+      '--bundle',
+      bundle,
+    ]);
+    expect(told.status, told.stderr).toBe(0);
+    expect(told.stdout).toContain('From the description');
+    expect(told.stdout).toContain('Flow/return temperature difference: Low · "delta t very low"');
     const missing = await cli(['session', 'show', 'ds_none', '--bundle', bundle]);
     expect(missing.status).toBe(3);
     expect(missing.stderr).toContain('session_not_found');
