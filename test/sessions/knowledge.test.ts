@@ -70,8 +70,13 @@ describe('knowledge validation', () => {
     raw.causes.causes[0]!.effects.nowhere = { low: 'strong' };
     raw.causes.causes[1]!.remedy = 'missing_action';
     (raw.actions.actions[5] as { fixes?: unknown }).fixes = undefined;
+    const words = { en: ['x'], fr: ['x'], de: ['x'], es: ['x'], nl: ['x'] };
+    const statements = [
+      { quantity: 'look', subject: words, outcomes: { muddy: words } },
+      { quantity: 'nowhere', subject: words, outcomes: { low: words } },
+    ];
     try {
-      validateKnowledge(raw);
+      validateKnowledge({ ...raw, statements: { statements } });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(KnowledgeError);
@@ -79,6 +84,8 @@ describe('knowledge validation', () => {
       expect(problems).toMatch(/leak: effect on unknown quantity nowhere/);
       expect(problems).toMatch(/clog: unknown remedy missing_action/);
       expect(problems).toMatch(/fix_leak: a repair must list the causes it fixes/);
+      expect(problems).toMatch(/statement on look: no outcome muddy/);
+      expect(problems).toMatch(/statement: unknown quantity nowhere/);
     }
   });
 
