@@ -12,8 +12,8 @@
  */
 import { createSession, nextAction, respond } from '../src/engine/sessions/index.js';
 import type { Knowledge } from '../src/engine/sessions/knowledge-schema.js';
+import { readingActionOf } from '../src/engine/sessions/model.js';
 import { normaliseText } from '../src/engine/sessions/text-match.js';
-import type { ModelAction, SessionState } from '../src/engine/sessions/types.js';
 import type { BenchCase, CaseFormat } from './sessions-cases.js';
 import { ACTION_MAP, AM_ACTION_PATTERNS } from './sessions-mapping.js';
 import { type SimulatedAnswer, SimulatedTechnician } from './sessions-simulator.js';
@@ -72,12 +72,6 @@ export interface EvaluationReport extends Summary {
   per_case: CaseRow[];
 }
 
-function readingAction(state: SessionState, quantity: string): ModelAction | undefined {
-  return state.model.actions
-    .filter((a) => a.quantity === quantity && a.table)
-    .sort((a, b) => b.reliability - a.reliability || a.cost - b.cost)[0];
-}
-
 function trapActions(c: BenchCase): Set<string> {
   const traps = new Set<string>();
   const theirs = new Set(c.steps.filter((s) => s.wrongPart).map((s) => s.action));
@@ -118,7 +112,7 @@ export function runCase(knowledge: Knowledge, c: BenchCase, options: EvalOptions
   };
   const technician = new SimulatedTechnician(c);
   const probe = createSession(knowledge, { ...c.init, ...settings });
-  const readings = technician.initialReadings((q) => readingAction(probe, q));
+  const readings = technician.initialReadings((q) => readingActionOf(probe.model.actions, q));
   let state = createSession(knowledge, { ...c.init, ...settings, readings });
   const path: CaseRow['path'] = [];
   while (state.status === 'active') {

@@ -207,26 +207,34 @@ function recogniseSymptoms(k: Knowledge, text: string): string[] {
     .map((s) => s.id);
 }
 
+/**
+ * The action a reading of this quantity stands for: the most reliable one, then the cheapest (for
+ * initial readings, readings stated in the description, and the benchmark's simulated technician).
+ */
+export function readingActionOf(actions: ModelAction[], quantity: string): ModelAction | undefined {
+  let best: ModelAction | undefined;
+  for (const a of actions) {
+    if (a.quantity !== quantity || !a.table) continue;
+    if (
+      !best ||
+      a.reliability > best.reliability ||
+      (a.reliability === best.reliability && a.cost < best.cost)
+    )
+      best = a;
+  }
+  return best;
+}
+
 /** The readings the technician's description states, each on the action that reads its quantity. */
 function statedEvidence(k: Knowledge, init: SessionInit, actions: ModelAction[]): StatedEvidence[] {
-  const readers = new Map<string, ModelAction>();
-  for (const a of actions) {
-    if (!a.quantity || !a.table) continue;
-    const current = readers.get(a.quantity);
-    if (
-      !current ||
-      a.reliability > current.reliability ||
-      (a.reliability === current.reliability && a.cost < current.cost)
-    )
-      readers.set(a.quantity, a);
-  }
+  const readable = new Set(actions.flatMap((a) => (a.quantity && a.table ? [a.quantity] : [])));
   const stated = readStatements(
     k.statements,
     init.symptom ?? '',
     k.settings.description.stated_window,
-    new Set(readers.keys()),
+    readable,
   );
-  return stated.map((r) => ({ ...r, action_id: readers.get(r.quantity)!.id }));
+  return stated.map((r) => ({ ...r, action_id: readingActionOf(actions, r.quantity)!.id }));
 }
 
 export function sessionId(knowledge: Knowledge, init: SessionInit): string {

@@ -8,7 +8,7 @@ import {
 } from './errors.js';
 import { answerWeights, type Distribution, priorOf, update } from './inference.js';
 import type { Knowledge } from './knowledge-schema.js';
-import { compileModel, sessionId } from './model.js';
+import { compileModel, readingActionOf, sessionId } from './model.js';
 import { closedOutcome, decide, type Situation, WARRANTY_QUANTITY } from './policy.js';
 import type {
   Answer,
@@ -119,12 +119,8 @@ function evaluate(state: SessionState): SessionState {
   return { ...base, status: decision.status, next_action_id: null, outcome: decision.outcome };
 }
 
-/** The action a reading of this quantity stands for: the most reliable one, then the cheapest. */
 function readingAction(state: SessionState, quantity: string): ModelAction {
-  const candidates = state.model.actions
-    .filter((a) => a.quantity === quantity && a.table)
-    .sort((a, b) => b.reliability - a.reliability || a.cost - b.cost);
-  const action = candidates[0];
+  const action = readingActionOf(state.model.actions, quantity);
   if (!action) {
     throw new InvalidResponseError(`quantity ${quantity} is not known for ${state.equipment.kind} equipment`);
   }

@@ -1,5 +1,5 @@
 import type { Keywords, Statement } from './knowledge-schema.js';
-import { allPhrases, normaliseText } from './text-match.js';
+import { allPhrases, normaliseText, phraseSpans } from './text-match.js';
 
 /** A reading found in the technician's description. */
 export interface StatedReading {
@@ -18,20 +18,6 @@ interface Span {
 /** Clause breaks: a statement never spans two of them ("flow normal, ΔT low" states two readings). */
 const CLAUSE_BREAK = /[.;,:!?()[\]{}\n]+|\s[-–—]+\s|\b(?:but|mais|aber|pero|maar)\b/giu;
 
-function spans(phrases: string[], words: string[]): Span[] {
-  const out: Span[] = [];
-  for (const phrase of phrases) {
-    const parts = normaliseText(phrase).split(' ').filter(Boolean);
-    for (let i = 0; i + parts.length <= words.length; i++) {
-      const hit = parts.every((p, j) =>
-        p.endsWith('*') ? words[i + j]!.startsWith(p.slice(0, -1)) : words[i + j] === p,
-      );
-      if (hit) out.push({ start: i, end: i + parts.length, length: parts.length });
-    }
-  }
-  return out;
-}
-
 function gap(a: Span, b: Span): number {
   if (a.end <= b.start) return b.start - a.end;
   if (b.end <= a.start) return a.start - b.end;
@@ -47,11 +33,11 @@ interface Candidate {
 
 /** The closest outcome phrase to a subject in one clause; the longer phrase wins a tie ("no air" over "air"). */
 function bestIn(statement: Statement, words: string[], window: number): Candidate | null | undefined {
-  const subjects = spans(allPhrases(statement.subject), words);
+  const subjects = phraseSpans(allPhrases(statement.subject), words);
   if (subjects.length === 0) return undefined;
   const candidates: Candidate[] = [];
   for (const [outcome, phrases] of Object.entries(statement.outcomes) as [string, Keywords][]) {
-    for (const o of spans(allPhrases(phrases), words)) {
+    for (const o of phraseSpans(allPhrases(phrases), words)) {
       for (const s of subjects) {
         const distance = gap(s, o);
         if (distance < 0 || distance > window) continue;

@@ -29,20 +29,31 @@ function wordMatches(pattern: string, token: string): boolean {
   return pattern === token;
 }
 
-function phraseOccurs(phrase: Phrase, words: string[]): boolean {
+/** Where the phrase occurs in the words: the index of each occurrence's first word. */
+function occurrences(phrase: Phrase, words: string[]): number[] {
   const n = phrase.words.length;
-  if (n === 0) return false;
+  const at: number[] = [];
+  if (n === 0) return at;
   for (let i = 0; i + n <= words.length; i++) {
-    let ok = true;
-    for (let j = 0; j < n; j++) {
-      if (!wordMatches(phrase.words[j]!, words[i + j]!)) {
-        ok = false;
-        break;
-      }
-    }
-    if (ok) return true;
+    if (phrase.words.every((pattern, j) => wordMatches(pattern, words[i + j]!))) at.push(i);
   }
-  return false;
+  return at;
+}
+
+function phraseOccurs(phrase: Phrase, words: string[]): boolean {
+  return occurrences(phrase, words).length > 0;
+}
+
+/** Every occurrence of every phrase, as word ranges [start, end) with the phrase's length in words. */
+export function phraseSpans(
+  phrases: string[],
+  words: string[],
+): { start: number; end: number; length: number }[] {
+  return phrases.flatMap((text) => {
+    const phrase = compilePhrase(text);
+    const length = phrase.words.length;
+    return occurrences(phrase, words).map((start) => ({ start, end: start + length, length }));
+  });
 }
 
 export function allPhrases(keywords: Keywords): string[] {
