@@ -68,6 +68,14 @@ describe('readings stated in the description', () => {
     expect(toPublic(s).stated_readings).toEqual([
       expect.objectContaining({ quantity: 'water_delta_t', outcome: 'low', superseded: true }),
     ]);
+    // The history weighs each step as the session does, the statement included.
+    let asked = createSession(real, { ...unit, symptom });
+    asked = respond(asked, { action_id: asked.next_action_id!, value: { unknown: true } });
+    const [id, probability] = Object.entries(asked.posterior).sort((x, y) => y[1] - x[1])[0]!;
+    expect(toPublic(asked).history[0]!.top_hypothesis).toEqual({
+      id,
+      probability: expect.closeTo(probability, 5),
+    });
     expect(toPublic(createSession(real, { ...unit, symptom })).stated_readings).toEqual([
       expect.objectContaining({ quantity: 'water_delta_t', superseded: false }),
     ]);

@@ -10,10 +10,9 @@ import type {
   SessionSummary,
   StatedReading,
 } from '../../contract/sessions.js';
-import { answerWeights, priorOf, update } from './inference.js';
 import type { Labels } from './knowledge-schema.js';
 import { RESIDUAL_ID, sameCitation } from './model.js';
-import { statedInForce } from './session.js';
+import { posteriorsByTurn, statedInForce } from './session.js';
 import type { ModelAction, SessionState } from './types.js';
 
 export type Language = 'en' | 'fr';
@@ -128,20 +127,14 @@ function statedOf(state: SessionState, lang: Language): StatedReading[] {
   });
 }
 
-/** Each answer with the hypothesis that led after it, replayed from the priors. */
+/** Each answer with the hypothesis that led after it. */
 function historyOf(state: SessionState, lang: Language): SessionHistoryEntry[] {
-  const model = state.model;
-  let p = priorOf(model);
-  for (const evidence of statedInForce(state)) p = update(model, p, evidence.action, evidence.weights);
-  for (const r of state.initial_readings) {
-    const action = actionById(state, r.action_id);
-    p = update(model, p, action, answerWeights(action, r.value));
-  }
-  return state.history.map((item) => {
+  const trail = posteriorsByTurn(state);
+  return state.history.map((item, i) => {
     const action = actionById(state, item.action_id);
-    if ('value' in item.answer) p = update(model, p, action, answerWeights(action, item.answer.value));
+    const p = trail[i]!;
     let top = { id: RESIDUAL_ID, probability: 0 };
-    for (const h of model.hypotheses) {
+    for (const h of state.model.hypotheses) {
       const ph = p[h.id] ?? 0;
       if (ph > top.probability) top = { id: h.id, probability: ph };
     }

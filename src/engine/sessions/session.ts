@@ -58,8 +58,11 @@ export function statedInForce(
     });
 }
 
-/** Replays the initial readings and the answers from the priors: the posterior and what they leave known. */
-function replay(state: SessionState): Situation {
+/**
+ * Replays the stated readings, the initial readings and the answers from the priors: the posterior
+ * and what they leave known. `afterTurn` sees the posterior after each answer of the history.
+ */
+function replay(state: SessionState, afterTurn?: (posterior: Distribution) => void): Situation {
   const model = state.model;
   let posterior: Distribution = priorOf(model);
   const answered = new Set<string>();
@@ -80,6 +83,12 @@ function replay(state: SessionState): Situation {
       if (action.quantity === WARRANTY_QUANTITY && typeof value === 'boolean') warranty = value;
     }
   };
+  for (const evidence of statedInForce(state)) {
+    // Not counted among the answers: the description alone never closes a case.
+    posterior = update(model, posterior, evidence.action, evidence.weights);
+    quantityReliability.set(evidence.action.quantity!, model.settings.statedReliability ?? 0);
+    if (evidence.action.quantity === WARRANTY_QUANTITY) warranty = evidence.stated.outcome === 'true';
+  }
   for (const reading of state.initial_readings) {
     const action = actionOf(state, reading.action_id);
     answered.add(action.id);
@@ -89,12 +98,7 @@ function replay(state: SessionState): Situation {
     const action = actionOf(state, item.action_id);
     answered.add(action.id);
     if ('value' in item.answer) apply(action, item.answer.value);
-  }
-  for (const evidence of statedInForce(state)) {
-    // Not counted among the answers: the description alone never closes a case.
-    posterior = update(model, posterior, evidence.action, evidence.weights);
-    quantityReliability.set(evidence.action.quantity!, model.settings.statedReliability ?? 0);
-    if (evidence.action.quantity === WARRANTY_QUANTITY) warranty = evidence.stated.outcome === 'true';
+    afterTurn?.(posterior);
   }
   return {
     model,
@@ -106,6 +110,13 @@ function replay(state: SessionState): Situation {
     warranty,
     resolvedBy,
   };
+}
+
+/** The posterior after each answer of the history, as the session weighed it. */
+export function posteriorsByTurn(state: SessionState): Distribution[] {
+  const trail: Distribution[] = [];
+  replay(state, (posterior) => trail.push(posterior));
+  return trail;
 }
 
 /** Recomputes the beliefs and takes the next decision: the next action, or the outcome. */
