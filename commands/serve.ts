@@ -1,4 +1,5 @@
 import { Command, Flags } from '@oclif/core';
+import { stateFlag } from '../src/cli/state-flag.js';
 import { ServeConfigError, startServer } from '../src/http/server.js';
 import { projectPath } from '../src/project-path.js';
 import { defaultStatePath } from '../src/state/open.js';
@@ -6,13 +7,15 @@ import { defaultStatePath } from '../src/state/open.js';
 export default class Serve extends Command {
   static override summary = 'Serve the REST API (v1, v2) over a bundle, behind API keys.';
   static override description =
-    'Opens the bundle read-only and the state database (accounts, keys, usage, idempotency), then listens. ' +
+    'Opens the bundle read-only and the state (accounts, keys, usage, idempotency, sessions): a SQLite file for ' +
+    'one process, or a PostgreSQL URL shared by any number of replicas; then listens. ' +
     'With an empty state it creates a local account and prints one test key, once. SIGTERM drains requests ' +
     'in flight before stopping. Logs are JSON lines on stdout; notices (and the key) go to stderr.';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --bundle corpus.bundle --state /var/lib/heatsource/state.sqlite --host 0.0.0.0 --port 8080',
     '<%= config.bin %> serve --no-auth --port 8081',
+    '<%= config.bin %> serve --state postgres://heatsource@db.internal/heatsource --host 0.0.0.0',
   ];
   static override flags = {
     bundle: Flags.string({
@@ -20,11 +23,7 @@ export default class Serve extends Command {
       description: 'bundle file (default: data/demo.bundle)',
       env: 'HEATSOURCE_BUNDLE',
     }),
-    state: Flags.string({
-      char: 's',
-      description: 'state database (default: data/state.sqlite)',
-      env: 'HEATSOURCE_STATE',
-    }),
+    ...stateFlag,
     host: Flags.string({ description: 'address to listen on', env: 'HOST', default: '127.0.0.1' }),
     port: Flags.integer({ char: 'p', description: 'port', env: 'PORT', default: 8080, min: 0, max: 65535 }),
     auth: Flags.boolean({

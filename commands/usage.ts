@@ -1,8 +1,8 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { StateCommand, stateFlag } from '../src/cli/state-flag.js';
 import { formatUsage, usageReport } from '../src/state/admin.js';
-import { defaultStatePath, openState } from '../src/state/open.js';
 
-export default class Usage extends Command {
+export default class Usage extends StateCommand {
   static override summary = 'Show billable usage and quota per account for a month.';
   static override examples = [
     '<%= config.bin %> usage',
@@ -11,7 +11,7 @@ export default class Usage extends Command {
   static override flags = {
     account: Flags.string({ char: 'a', description: 'only this account' }),
     period: Flags.string({ description: 'month, YYYY-MM (default: the current one, UTC)' }),
-    state: Flags.string({ char: 's', description: 'state database' }),
+    ...stateFlag,
     json: Flags.boolean({ description: 'print JSON', default: false }),
   };
 
@@ -20,7 +20,7 @@ export default class Usage extends Command {
     if (flags.period && !/^\d{4}-(0[1-9]|1[0-2])$/.test(flags.period)) {
       this.error('--period must be a month such as 2026-03', { exit: 2 });
     }
-    const state = openState(flags.state ?? defaultStatePath());
+    const state = await this.openState(flags.state);
     try {
       const reports = await usageReport(state, flags.account, flags.period);
       this.log(flags.json ? JSON.stringify(reports, null, 2) : formatUsage(reports));

@@ -1,8 +1,8 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { StateCommand, stateFlag } from '../../src/cli/state-flag.js';
 import { createKeyFor } from '../../src/state/admin.js';
-import { defaultStatePath, openState } from '../../src/state/open.js';
 
-export default class KeysCreate extends Command {
+export default class KeysCreate extends StateCommand {
   static override summary = 'Create an API key (shown once; only its hash is stored).';
   static override description =
     'Creates a key for an account, and the account when it does not exist. --quota sets the billable ' +
@@ -20,13 +20,13 @@ export default class KeysCreate extends Command {
       min: 0,
     }),
     label: Flags.string({ description: 'a note kept with the key' }),
-    state: Flags.string({ char: 's', description: 'state database' }),
+    ...stateFlag,
     json: Flags.boolean({ description: 'print JSON', default: false }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(KeysCreate);
-    const state = openState(flags.state ?? defaultStatePath());
+    const state = await this.openState(flags.state);
     try {
       const rate = flags['rate-limit'];
       const report = await createKeyFor(state, {

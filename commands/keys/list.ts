@@ -1,8 +1,8 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { StateCommand, stateFlag } from '../../src/cli/state-flag.js';
 import { formatKeys, listKeys } from '../../src/state/admin.js';
-import { defaultStatePath, openState } from '../../src/state/open.js';
 
-export default class KeysList extends Command {
+export default class KeysList extends StateCommand {
   static override summary = 'List API keys (prefix only, never the key).';
   static override examples = [
     '<%= config.bin %> keys list',
@@ -10,13 +10,13 @@ export default class KeysList extends Command {
   ];
   static override flags = {
     account: Flags.string({ char: 'a', description: 'only this account' }),
-    state: Flags.string({ char: 's', description: 'state database' }),
+    ...stateFlag,
     json: Flags.boolean({ description: 'print JSON', default: false }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(KeysList);
-    const state = openState(flags.state ?? defaultStatePath());
+    const state = await this.openState(flags.state);
     try {
       const keys = await listKeys(state, flags.account);
       this.log(flags.json ? JSON.stringify(keys, null, 2) : formatKeys(keys));

@@ -1,11 +1,11 @@
-import { Args, Command, Flags } from '@oclif/core';
-import { defaultStatePath, openState } from '../../src/state/open.js';
+import { Args, Flags } from '@oclif/core';
+import { StateCommand, stateFlag } from '../../src/cli/state-flag.js';
 
-export default class KeysRevoke extends Command {
+export default class KeysRevoke extends StateCommand {
   static override summary = 'Revoke an API key by id or prefix; it is refused from then on.';
   static override description =
-    'A server using the same state refuses the key at once when it revoked it itself, and within 5 seconds ' +
-    'when another process (this command) did.';
+    'Every server using the same state, SQLite file or PostgreSQL database, refuses the key within a second ' +
+    '(PostgreSQL notifies them; processes sharing a SQLite file poll a change stamp).';
   static override examples = [
     '<%= config.bin %> keys revoke key_3fA9xQ',
     '<%= config.bin %> keys revoke ak_live_Xy12ab',
@@ -14,13 +14,13 @@ export default class KeysRevoke extends Command {
     key: Args.string({ description: 'key id (key_…) or prefix (ak_live_……)', required: true }),
   };
   static override flags = {
-    state: Flags.string({ char: 's', description: 'state database' }),
+    ...stateFlag,
     json: Flags.boolean({ description: 'print JSON', default: false }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(KeysRevoke);
-    const state = openState(flags.state ?? defaultStatePath());
+    const state = await this.openState(flags.state);
     try {
       const key = await state.revokeKey(args.key.replace(/…$/, ''));
       if (!key) this.error(`no key matches "${args.key}"`, { exit: 1 });

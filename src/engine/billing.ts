@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { SessionConflictError, type StateStore } from '../state/types.js';
+import { IdempotencyCompletedError, SessionConflictError, type StateStore } from '../state/types.js';
 import type { ServiceContext, ServiceResult } from './context.js';
 import { ServiceError } from './errors.js';
 
@@ -72,15 +72,7 @@ export async function runBillable(
       : null;
   if (idem) {
     const begin = await state.beginIdempotent(idem, policy.fingerprint);
-    if (begin.kind === 'replay') {
-      return {
-        status: begin.status,
-        body: JSON.parse(begin.body) as unknown,
-        json: begin.body,
-        billable: false,
-        replayed: true,
-      };
-    }
+    if (begin.kind === 'replay') return replayed(begin);
     if (begin.kind === 'mismatch') {
       throw new ServiceError(
         'idempotency_key_reused',
@@ -123,9 +115,25 @@ export async function runBillable(
     }
     return result;
   } catch (err) {
+    if (idem && err instanceof IdempotencyCompletedError) {
+      // Another request took over this one's lease and finished first: its response is the answer,
+      // and this one's charge was rolled back.
+      const again = await state.beginIdempotent(idem, policy.fingerprint);
+      if (again.kind === 'replay') return replayed(again);
+    }
     if (idem) await state.abandonIdempotent(idem);
     throw conflictProblem(err);
   }
+}
+
+function replayed(stored: { status: number; body: string }): ServiceResult {
+  return {
+    status: stored.status,
+    body: JSON.parse(stored.body) as unknown,
+    json: stored.body,
+    billable: false,
+    replayed: true,
+  };
 }
 
 /** A session written meanwhile by another request becomes a problem the caller can act on (read, retry). */

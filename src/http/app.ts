@@ -7,7 +7,7 @@ import { Services } from '../engine/services.js';
 import { type McpRoutesOptions, mcpRoutes } from '../mcp/index.js';
 import { projectPath } from '../project-path.js';
 import { localAccount } from '../state/local-key.js';
-import { MemoryRateLimiter, type RateLimiter } from '../state/rate-limit.js';
+import type { RateLimiter } from '../state/rate-limit.js';
 import type { StateStore } from '../state/types.js';
 import { type Authenticator, createAuthenticator } from './auth.js';
 import { hostName, isLoopbackHost } from './loopback.js';
@@ -46,6 +46,7 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Include process metrics (CPU, memory, event loop) in /metrics. */
   processMetrics?: boolean;
+  /** Default: the state store's own counters, shared by every process using the store. */
   rateLimiter?: RateLimiter;
   services?: Services;
   /** The MCP endpoint (on by default at /mcp); false leaves it out. */
@@ -93,7 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const metrics = new HttpMetrics({ processMetrics: options.processMetrics });
   const authenticate = createAuthenticator({
     state,
-    rateLimiter: options.rateLimiter ?? new MemoryRateLimiter(),
+    rateLimiter: options.rateLimiter ?? state.rateLimiter(),
     localAccount: options.auth === false ? () => localAccount(state) : undefined,
   });
   const hs: HeatsourceApp = { services, authenticate, metrics, reader, state, draining: false };

@@ -53,7 +53,7 @@ export function createAuthenticator(options: {
     const { account, key } = result.principal;
     const limit = account.rate_limit_per_minute;
     if (limit !== null) {
-      const d = rateLimiter.take(key.id, limit);
+      const d = await rateLimiter.take(key.id, limit);
       reply.header('RateLimit-Policy', `"per-key";q=${d.limit};w=${d.windowSeconds}`);
       reply.header('RateLimit', `"per-key";r=${d.remaining};t=${d.resetSeconds}`);
       if (!d.allowed) {

@@ -2,7 +2,8 @@ import { BundleOpenError, BundleReader } from '../bundle/reader.js';
 import { corpusView } from '../engine/corpus.js';
 import { exampleDiagnostic } from '../engine/examples.js';
 import { curlExample, ensureLocalKey } from '../state/local-key.js';
-import { SqliteStateStore } from '../state/sqlite-store.js';
+import { describeState, openStateStore } from '../state/open.js';
+import type { StateStore } from '../state/types.js';
 import { buildApp } from './app.js';
 import { isLoopbackHost } from './loopback.js';
 
@@ -54,12 +55,14 @@ export async function startServer(
     if (err instanceof BundleOpenError) throw new ServeConfigError(err.message);
     throw err;
   }
-  let state: SqliteStateStore;
+  let state: StateStore;
   try {
-    state = new SqliteStateStore(options.state);
+    state = await openStateStore(options.state);
   } catch (err) {
     reader.close();
-    throw new ServeConfigError(`cannot open the state database ${options.state}: ${(err as Error).message}`);
+    throw new ServeConfigError(
+      `cannot open the state ${describeState(options.state)}: ${(err as Error).message}`,
+    );
   }
   const app = await buildApp({
     bundle: reader,

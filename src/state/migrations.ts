@@ -90,6 +90,24 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX diagnostic_sessions_account ON diagnostic_sessions(account_id, updated_at);
     `,
   },
+  {
+    version: 3,
+    name: 'change stamps and shared rate-limit windows',
+    sql: `
+      -- Bumped by every revocation or account change, and polled by every process sharing the file, so
+      -- that a revocation made elsewhere clears their cached authentications within a poll.
+      CREATE TABLE state_changes (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        stamp INTEGER NOT NULL
+      );
+      INSERT INTO state_changes VALUES (1, 0);
+      CREATE TABLE rate_windows (
+        key TEXT PRIMARY KEY,
+        window_start INTEGER NOT NULL,
+        count INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export class StateSchemaError extends Error {

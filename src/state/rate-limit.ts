@@ -9,14 +9,38 @@ export interface RateDecision {
 }
 
 /**
- * Per-key request limits. The counters are per process: a deployment with several processes behind a
- * balancer divides its limit among them, or implements this interface over a shared store.
+ * Per-key request limits. The state stores count in their database (StateStore.rateLimiter), so that
+ * processes sharing a store share the limit; MemoryRateLimiter counts in one process only.
  */
 export interface RateLimiter {
-  take(key: string, limitPerMinute: number): RateDecision;
+  take(key: string, limitPerMinute: number): RateDecision | Promise<RateDecision>;
 }
 
-const WINDOW_MS = 60_000;
+export const WINDOW_MS = 60_000;
+
+/** The decision for the `count`-th request of a window that started at `windowStart`. */
+export function rateDecision(limit: number, count: number, windowStart: number, now: number): RateDecision {
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)),
+    windowSeconds: WINDOW_MS / 1000,
+  };
+}
+
+/**
+ * One statement that counts a request in a fixed one-minute window per key, aligned to the key's first
+ * request, and returns the window: the same SQL on SQLite and PostgreSQL (placeholders aside).
+ */
+export function rateWindowSql(placeholders: [string, string]): string {
+  const [key, now] = placeholders;
+  return `INSERT INTO rate_windows (key, window_start, count) VALUES (${key}, ${now}, 1)
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN rate_windows.window_start <= excluded.window_start - ${WINDOW_MS} THEN 1 ELSE rate_windows.count + 1 END,
+      window_start = CASE WHEN rate_windows.window_start <= excluded.window_start - ${WINDOW_MS} THEN excluded.window_start ELSE rate_windows.window_start END
+    RETURNING window_start, count`;
+}
 
 /** Fixed one-minute windows, aligned per key to its first request. */
 export class MemoryRateLimiter implements RateLimiter {

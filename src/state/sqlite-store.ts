@@ -2,9 +2,18 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { AuthCache, type AuthResult } from './auth-cache.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
 import { MIGRATIONS, type Migration, migrate } from './migrations.js';
-import { periodByName, periodOf } from './period.js';
+import { periodOf } from './period.js';
+import {
+  DEFAULT_RATE_LIMIT,
+  IDEMPOTENCY_TTL_MS,
+  IN_FLIGHT_LEASE_MS,
+  publicKey,
+  quotaStatus,
+} from './quota.js';
+import { type RateLimiter, rateDecision, rateWindowSql } from './rate-limit.js';
 import type {
   Account,
   ApiKey,
@@ -15,23 +24,20 @@ import type {
   IdempotencyRef,
   KeyMode,
   LedgerEntry,
-  Principal,
   QuotaStatus,
   SessionRecord,
   SessionWrite,
   StateStore,
   UsageSummary,
 } from './types.js';
-import { SessionConflictError } from './types.js';
+import { IdempotencyCompletedError, SessionConflictError } from './types.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** An in-flight record older than this belongs to a request that died; a retry may take it over. */
-export const IN_FLIGHT_LEASE_MS = 60 * 1000;
-/** How long an authentication result is reused. Revocation through this store clears it at once. */
+export { DEFAULT_RATE_LIMIT, IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS };
+
+/** How long an authentication result is reused. Revocation by any process clears it within a poll. */
 const AUTH_CACHE_MS = 5_000;
-const AUTH_CACHE_MAX = 10_000;
-/** last_used_at is written at most this often per key, so that reads stay reads. */
-const LAST_USED_EVERY_MS = 60_000;
+/** How often the change stamp is read: the bound on seeing a revocation made by another process. */
+const CHANGES_POLL_MS = 250;
 
 export interface SqliteStateOptions {
   /** Milliseconds since the epoch; tests move time. */
@@ -40,8 +46,6 @@ export interface SqliteStateOptions {
 }
 
 type CompleteInput = Parameters<StateStore['complete']>[0];
-
-type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'invalid' | 'revoked' };
 
 interface KeyRow extends ApiKey {
   hash: Buffer;
@@ -60,8 +64,9 @@ interface IdempotencyRow {
 export class SqliteStateStore implements StateStore {
   readonly db: Database.Database;
   private readonly now: () => number;
-  private readonly authCache = new Map<string, { result: AuthResult; until: number }>();
-  private readonly lastUsedWrites = new Map<string, number>();
+  private readonly auth: AuthCache;
+  private changesPoll?: NodeJS.Timeout;
+  private lastStamp = 0;
   private readonly pending: {
     input: CompleteInput;
     resolve: (o: CompleteOutcome) => void;
@@ -76,6 +81,7 @@ export class SqliteStateStore implements StateStore {
     options: SqliteStateOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.auth = new AuthCache(this.now);
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -133,7 +139,7 @@ export class SqliteStateStore implements StateStore {
       idemTakeOver: db.prepare('UPDATE idempotency_records SET created_at = ? WHERE scope = ? AND key = ?'),
       idemDone: db.prepare(
         `UPDATE idempotency_records SET state = 'done', response_status = ?, response_body = ?
-         WHERE scope = ? AND key = ?`,
+         WHERE scope = ? AND key = ? AND state = 'in_flight'`,
       ),
       idemDelete: db.prepare(
         "DELETE FROM idempotency_records WHERE scope = ? AND key = ? AND state = 'in_flight'",
@@ -163,11 +169,36 @@ export class SqliteStateStore implements StateStore {
     );
   }
 
+  /**
+   * Processes sharing the file learn of revocations and account changes made by the others from the
+   * change stamp, read every CHANGES_POLL_MS (one indexed row; no per-request read).
+   */
+  private watchChanges(): void {
+    if (this.file === ':memory:' || this.changesPoll) return;
+    const read = this.db.prepare('SELECT stamp FROM state_changes WHERE id = 1').pluck();
+    this.lastStamp = (read.get() as number | undefined) ?? 0;
+    this.changesPoll = setInterval(() => {
+      if (!this.db.open) return;
+      const stamp = (read.get() as number | undefined) ?? 0;
+      if (stamp !== this.lastStamp) {
+        this.lastStamp = stamp;
+        this.auth.clear();
+      }
+    }, CHANGES_POLL_MS);
+    this.changesPoll.unref();
+  }
+
+  private changed(): void {
+    this.db.prepare('UPDATE state_changes SET stamp = stamp + 1 WHERE id = 1').run();
+    this.auth.clear();
+  }
+
   async ping(): Promise<void> {
     this.s.ping.get();
   }
 
   async close(): Promise<void> {
+    clearInterval(this.changesPoll);
     if (!this.db.open) return;
     if (this.pending.length > 0) this.flush();
     this.db.close();
@@ -215,9 +246,12 @@ export class SqliteStateStore implements StateStore {
       sets.push('rate_limit_per_minute = ?');
       values.push(changes.rate_limit_per_minute);
     }
-    if (sets.length > 0)
-      this.db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
-    this.authCache.clear();
+    if (sets.length > 0) {
+      this.db.transaction(() => {
+        this.db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+        this.changed();
+      })();
+    }
     const account = this.s.account.get(id) as Account | undefined;
     if (!account) throw new Error(`no account ${id}`);
     return account;
@@ -241,11 +275,11 @@ export class SqliteStateStore implements StateStore {
 
   async authenticate(secret: string): Promise<AuthResult> {
     if (!looksLikeKey(secret)) return { ok: false, reason: 'invalid' };
+    this.watchChanges();
     const hash = hashSecret(secret);
-    const cacheKey = hash.toString('base64');
     const now = this.now();
-    const cached = this.authCache.get(cacheKey);
-    if (cached && cached.until > now) return cached.result;
+    const cached = this.auth.get(hash);
+    if (cached) return cached;
     const row = this.s.keyByHash.get(hash) as KeyRow | undefined;
     let result: AuthResult;
     // The row was found by its hash; comparing in constant time as well keeps the check independent of
@@ -257,10 +291,9 @@ export class SqliteStateStore implements StateStore {
     } else {
       const account = this.s.account.get(row.account_id) as Account;
       result = { ok: true, principal: { account, key: publicKey(row) } };
-      this.touch(row.id, now);
+      if (this.auth.touchDue(row.id, now)) this.s.touchKey.run(new Date(now).toISOString(), row.id);
     }
-    if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();
-    this.authCache.set(cacheKey, { result, until: now + AUTH_CACHE_MS });
+    this.auth.set(hash, result, AUTH_CACHE_MS);
     return result;
   }
 
@@ -278,8 +311,11 @@ export class SqliteStateStore implements StateStore {
       row = matches[0];
     }
     if (!row) return undefined;
-    this.s.revoke.run(new Date(this.now()).toISOString(), row.id);
-    this.authCache.clear();
+    const id = row.id;
+    this.db.transaction(() => {
+      this.s.revoke.run(new Date(this.now()).toISOString(), id);
+      this.changed();
+    })();
     return publicKey(this.s.keyById.get(row.id) as KeyRow);
   }
 
@@ -391,7 +427,8 @@ export class SqliteStateStore implements StateStore {
     if (input.session) this.writeSession(input.session, at);
     if (input.idempotency) {
       const i = input.idempotency;
-      this.s.idemDone.run(i.status, i.body, i.scope, i.key);
+      if (this.s.idemDone.run(i.status, i.body, i.scope, i.key).changes !== 1)
+        throw new IdempotencyCompletedError({ scope: i.scope, key: i.key });
     }
     return { ok: true };
   }
@@ -450,38 +487,18 @@ export class SqliteStateStore implements StateStore {
   }
 
   private quotaOf(account: Account, periodName: string, used?: number): QuotaStatus {
-    const p = periodByName(periodName);
     const n = used ?? (this.s.counter.get(account.id, periodName) as { used: number } | undefined)?.used ?? 0;
+    return quotaStatus(account, periodName, n);
+  }
+
+  rateLimiter(): RateLimiter {
+    const take = this.db.prepare(rateWindowSql(['?', '?']));
     return {
-      limit: account.quota_limit,
-      used: n,
-      remaining: account.quota_limit === null ? null : Math.max(0, account.quota_limit - n),
-      period: p.name,
-      period_start: p.start.toISOString(),
-      resets_at: p.end.toISOString(),
+      take: (key: string, limit: number) => {
+        const now = this.now();
+        const row = take.get(key, now) as { window_start: number; count: number };
+        return rateDecision(limit, row.count, row.window_start, now);
+      },
     };
   }
-
-  private touch(keyId: string, now: number): void {
-    const last = this.lastUsedWrites.get(keyId) ?? 0;
-    if (now - last < LAST_USED_EVERY_MS) return;
-    this.lastUsedWrites.set(keyId, now);
-    this.s.touchKey.run(new Date(now).toISOString(), keyId);
-  }
-}
-
-/** Requests per minute per key for accounts created without an explicit limit. */
-export const DEFAULT_RATE_LIMIT = 600;
-
-function publicKey(row: KeyRow): ApiKey {
-  return {
-    id: row.id,
-    account_id: row.account_id,
-    prefix: row.prefix,
-    mode: row.mode,
-    label: row.label,
-    created_at: row.created_at,
-    revoked_at: row.revoked_at,
-    last_used_at: row.last_used_at,
-  };
 }

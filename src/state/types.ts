@@ -4,6 +4,8 @@
  * the embedded SQLite one.
  */
 
+import type { RateLimiter } from './rate-limit.js';
+
 export type KeyMode = 'live' | 'test';
 
 export interface Account {
@@ -133,6 +135,17 @@ export class SessionConflictError extends Error {
   }
 }
 
+/**
+ * The idempotency record was completed meanwhile by another request that took over its lease: the charge
+ * of this one was rolled back, and the stored response is the one to return.
+ */
+export class IdempotencyCompletedError extends Error {
+  constructor(readonly ref: IdempotencyRef) {
+    super(`the request with Idempotency-Key ${ref.key} was completed by another request`);
+    this.name = 'IdempotencyCompletedError';
+  }
+}
+
 export interface StateStore {
   /** Fails when the store cannot be reached. */
   ping(): Promise<void>;
@@ -163,7 +176,9 @@ export interface StateStore {
   beginIdempotent(ref: IdempotencyRef, fingerprint: string): Promise<IdempotencyBegin>;
   /**
    * Finishes a request in one transaction: charges one unit when `charge` is given (refusing when the
-   * quota is spent) and stores the response for replay when `idempotency` is given.
+   * quota is spent, however many processes charge the account at once) and stores the response for
+   * replay when `idempotency` is given. The record must still be in flight: when another request
+   * completed it meanwhile, nothing is written and IdempotencyCompletedError is thrown.
    */
   complete(input: {
     charge?: ChargeInput;
@@ -181,4 +196,7 @@ export interface StateStore {
   session(id: string): Promise<SessionRecord | undefined>;
   /** An account's sessions, most recently changed first, without their models. */
   sessions(accountId: string, options?: { limit?: number }): Promise<Omit<SessionRecord, 'model'>[]>;
+
+  /** Per-key request counters kept in the store, so that every process sharing it counts together. */
+  rateLimiter(): RateLimiter;
 }

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../src/contract/sessions.js';
 import { SqliteStateStore } from '../../src/state/sqlite-store.js';
-import { SessionConflictError } from '../../src/state/types.js';
 import { ROOT } from '../api/build.js';
 import { buildFixtureBundle, testApi } from '../api/fixture.js';
 import { ensureBuiltOnce } from './built.js';
@@ -23,52 +22,6 @@ beforeAll(async () => {
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-
-describe('the state store', () => {
-  it('writes a session with its charge in one transaction: a stale version rolls both back', async () => {
-    const store = new SqliteStateStore(path.join(dir, 'unit.sqlite'));
-    try {
-      const account = await store.createAccount({ name: 'acme' });
-      const write = {
-        id: 'ds_x',
-        account_id: account.id,
-        status: 'active',
-        equipment: 'air_water',
-        expected_version: null,
-        model: '{"m":1}',
-        state: '{"s":1}',
-      };
-      const charge = {
-        account_id: account.id,
-        key_id: null,
-        operation: 'op',
-        request_id: 'r',
-        idempotency_key: null,
-      };
-      expect(await store.complete({ charge, session: write })).toEqual({ ok: true });
-      expect(await store.session('ds_x')).toMatchObject({ version: 1, model: '{"m":1}', state: '{"s":1}' });
-      // A second insert of the same id, or an update from a version no longer current, is a conflict.
-      await expect(store.complete({ charge, session: write })).rejects.toBeInstanceOf(SessionConflictError);
-      await store.complete({
-        session: { ...write, expected_version: 1, model: undefined, state: '{"s":2}' },
-      });
-      await expect(
-        store.complete({ charge, session: { ...write, expected_version: 1, state: '{"s":3}' } }),
-      ).rejects.toBeInstanceOf(SessionConflictError);
-      expect(await store.session('ds_x')).toMatchObject({ version: 2, model: '{"m":1}', state: '{"s":2}' });
-      expect((await store.quota(account.id)).used).toBe(1);
-      // Another account's id never updates the row.
-      const other = await store.createAccount({ name: 'other' });
-      await expect(
-        store.complete({ session: { ...write, account_id: other.id, expected_version: 2 } }),
-      ).rejects.toBeInstanceOf(SessionConflictError);
-      expect((await store.sessions(account.id)).map((s) => s.id)).toEqual(['ds_x']);
-      expect(await store.sessions(other.id)).toEqual([]);
-    } finally {
-      await store.close();
-    }
-  });
 });
 
 describe('sessions survive the server', () => {
