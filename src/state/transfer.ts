@@ -116,7 +116,6 @@ async function copyTables(
       `SELECT ${columns.join(', ')}${withSeq ? ', rowid AS seq' : ''} FROM ${table} ORDER BY rowid`,
     );
     let batch: unknown[][] = [];
-    let rows = 0;
     const flush = async () => {
       if (batch.length === 0) return;
       const values: unknown[] = [];
@@ -131,7 +130,7 @@ async function copyTables(
         `INSERT INTO ${table} (${selected.join(', ')}) OVERRIDING SYSTEM VALUE VALUES ${tuples.join(', ')}`,
         values,
       );
-      rows += batch.length;
+
       batch = [];
     };
     for (const row of select.raw().iterate() as Iterable<unknown[]>) {
