@@ -10,7 +10,14 @@ export async function ensureLocalKey(
   state: StateStore,
 ): Promise<{ account: Account; secret: string } | null> {
   if ((await state.accounts()).length > 0) return null;
-  const account = await state.createAccount({ name: LOCAL_ACCOUNT, quota_limit: null });
+  let account: Account;
+  try {
+    account = await state.createAccount({ name: LOCAL_ACCOUNT, quota_limit: null });
+  } catch (err) {
+    // Replicas started together on an empty shared state: one of them creates it, the others show nothing.
+    if (await state.accountByName(LOCAL_ACCOUNT)) return null;
+    throw err;
+  }
   const { secret } = await state.createKey(account.id, 'test', 'created by serve on an empty state');
   return { account, secret };
 }

@@ -50,6 +50,30 @@ export interface PgStateOptions {
 }
 
 type CompleteInput = Parameters<StateStore['complete']>[0];
+type Settled = { ok: true; value: CompleteOutcome } | { ok: false; error: unknown };
+
+/** Completions per transaction at most, so that a burst does not hold its account locks for long. */
+const MAX_GROUP = 64;
+
+/** A completion refused for its own reason; the others of its group still commit. */
+class RefusedError extends Error {}
+
+function isOwnRefusal(err: unknown): boolean {
+  if (
+    err instanceof SessionConflictError ||
+    err instanceof IdempotencyCompletedError ||
+    err instanceof RefusedError
+  )
+    return true;
+  // A data or integrity error of one statement (a foreign key, a bad value) is that completion's alone.
+  return /^(22|23)/.test((err as { code?: string }).code ?? '');
+}
+
+/** Completions lock account rows in this order: by account, charges before the rest. */
+function lockOrder(input: CompleteInput): string {
+  const account = input.charge?.account_id ?? input.session?.account_id ?? '';
+  return `${account}\u0000${input.charge ? 0 : 1}`;
+}
 
 interface KeyRow extends ApiKey {
   hash: Buffer;
@@ -95,6 +119,12 @@ export class PgStateStore implements StateStore {
   private listening = false;
   private closed = false;
   private relisten?: NodeJS.Timeout;
+  private flushRun?: Promise<void>;
+  private readonly pending: {
+    input: CompleteInput;
+    resolve: (o: CompleteOutcome) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
 
   private constructor(
     private readonly connection: { connectionString: string; schema: string; poolMax: number },
@@ -197,6 +227,7 @@ export class PgStateStore implements StateStore {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.relisten);
+    await this.flushRun;
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => {});
@@ -443,46 +474,114 @@ export class PgStateStore implements StateStore {
     });
   }
 
-  async complete(input: CompleteInput): Promise<CompleteOutcome> {
+  /**
+   * Completions are committed in groups, as in the SQLite store: those requested while the previous
+   * group commits go into the next transaction together, each in its own savepoint, so that one commit
+   * (and its fsync) serves many requests. Account rows are locked in one order (by account, charges
+   * first), so that groups committing at once in several processes cannot deadlock.
+   */
+  complete(input: CompleteInput): Promise<CompleteOutcome> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ input, resolve, reject });
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (this.flushRun) return;
+    this.flushRun = this.flush().finally(() => {
+      this.flushRun = undefined;
+      // Requested after the loop's last look at the queue: they start the next group.
+      if (this.pending.length > 0) this.kick();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, MAX_GROUP);
+      batch.sort((x, y) => lockOrder(x.input).localeCompare(lockOrder(y.input)));
+      let outcomes: Settled[] | undefined;
+      let failure: unknown;
+      for (let attempt = 0; attempt < 3 && !outcomes; attempt++) {
+        try {
+          outcomes = await this.completeGroup(batch.map((b) => b.input));
+        } catch (err) {
+          failure = err;
+          // A deadlock or serialisation failure rolled the whole group back: nothing was written.
+          if (!['40P01', '40001'].includes((err as { code?: string }).code ?? '')) break;
+        }
+      }
+      batch.forEach((b, i) => {
+        const o = outcomes?.[i];
+        if (!o) b.reject(failure);
+        else if (o.ok) b.resolve(o.value);
+        else b.reject(o.error);
+      });
+    }
+  }
+
+  private async completeGroup(inputs: CompleteInput[]): Promise<Settled[]> {
     const now = this.now();
     const period = periodOf(now).name;
     const at = new Date(now).toISOString();
-    return this.tx(async (c): Promise<CompleteOutcome> => {
-      if (input.charge) {
-        const ch = input.charge;
-        // The account row is locked until this transaction ends: charges of one account, from any
-        // process, are checked against the quota one after another, so the quota is never overshot.
-        const account = (
-          await c.query<Account>('SELECT * FROM accounts WHERE id = $1 FOR UPDATE', [ch.account_id])
-        ).rows[0];
-        if (!account) throw new Error(`no account ${ch.account_id}`);
-        if (account.quota_limit !== null) {
-          const used = await this.used(c, ch.account_id, period);
-          if (used >= account.quota_limit) return { ok: false, quota: quotaStatus(account, period, used) };
+    return this.tx(async (c) => {
+      const outcomes: Settled[] = [];
+      for (const input of inputs) {
+        await c.query('SAVEPOINT one');
+        try {
+          const value = await this.completeOne(c, input, period, at);
+          await c.query('RELEASE SAVEPOINT one');
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          if (!isOwnRefusal(error)) throw error;
+          await c.query('ROLLBACK TO SAVEPOINT one');
+          outcomes.push({ ok: false, error });
         }
-        await c.query(
-          `INSERT INTO usage_ledger (account_id, key_id, operation, units, period, request_id, idempotency_key, created_at)
-           VALUES ($1, $2, $3, 1, $4, $5, $6, $7)`,
-          [ch.account_id, ch.key_id, ch.operation, period, ch.request_id, ch.idempotency_key, at],
-        );
-        await c.query(
-          `INSERT INTO usage_counters (account_id, period, operation, used) VALUES ($1, $2, $3, 1)
-           ON CONFLICT (account_id, period, operation) DO UPDATE SET used = usage_counters.used + 1`,
-          [ch.account_id, period, ch.operation],
-        );
       }
-      if (input.session) await this.writeSession(c, input.session, at);
-      if (input.idempotency) {
-        const i = input.idempotency;
-        const done = await c.query(
-          `UPDATE idempotency_records SET state = 'done', response_status = $1, response_body = $2
-           WHERE scope = $3 AND key = $4 AND state = 'in_flight'`,
-          [i.status, i.body, i.scope, i.key],
-        );
-        if (done.rowCount !== 1) throw new IdempotencyCompletedError({ scope: i.scope, key: i.key });
-      }
-      return { ok: true };
+      return outcomes;
     });
+  }
+
+  private async completeOne(
+    c: pg.ClientBase,
+    input: CompleteInput,
+    period: string,
+    at: string,
+  ): Promise<CompleteOutcome> {
+    if (input.charge) {
+      const ch = input.charge;
+      // The account row is locked until the transaction ends: charges of one account, from any
+      // process, are checked against the quota one after another, so the quota is never overshot.
+      const account = (
+        await c.query<Account>('SELECT * FROM accounts WHERE id = $1 FOR UPDATE', [ch.account_id])
+      ).rows[0];
+      if (!account) throw new RefusedError(`no account ${ch.account_id}`);
+      if (account.quota_limit !== null) {
+        const used = await this.used(c, ch.account_id, period);
+        if (used >= account.quota_limit) return { ok: false, quota: quotaStatus(account, period, used) };
+      }
+      await c.query(
+        `INSERT INTO usage_ledger (account_id, key_id, operation, units, period, request_id, idempotency_key, created_at)
+         VALUES ($1, $2, $3, 1, $4, $5, $6, $7)`,
+        [ch.account_id, ch.key_id, ch.operation, period, ch.request_id, ch.idempotency_key, at],
+      );
+      await c.query(
+        `INSERT INTO usage_counters (account_id, period, operation, used) VALUES ($1, $2, $3, 1)
+         ON CONFLICT (account_id, period, operation) DO UPDATE SET used = usage_counters.used + 1`,
+        [ch.account_id, period, ch.operation],
+      );
+    }
+    if (input.session) await this.writeSession(c, input.session, at);
+    if (input.idempotency) {
+      const i = input.idempotency;
+      const done = await c.query(
+        `UPDATE idempotency_records SET state = 'done', response_status = $1, response_body = $2
+         WHERE scope = $3 AND key = $4 AND state = 'in_flight'`,
+        [i.status, i.body, i.scope, i.key],
+      );
+      if (done.rowCount !== 1) throw new IdempotencyCompletedError({ scope: i.scope, key: i.key });
+    }
+    return { ok: true };
   }
 
   private async writeSession(c: pg.ClientBase, w: SessionWrite, at: string): Promise<void> {
