@@ -61,34 +61,36 @@ class ResultCache {
  * whichever way a request comes in.
  */
 export class Services {
-  readonly view: CorpusView;
-  readonly snapshots: SnapshotService;
-  readonly sessions: SessionService;
+  /** The bundle and what is built over it; `reopen` replaces them all at once. */
+  reader: BundleReader;
+  view: CorpusView;
+  snapshots: SnapshotService;
+  sessions: SessionService;
   readonly operations: OperationSpec[];
   private readonly handlers = new Map<string, Handler>();
-  private readonly lookups = new ResultCache(10_000);
+  private lookups = new ResultCache(10_000);
 
   constructor(
-    readonly reader: BundleReader,
+    reader: BundleReader,
     readonly state: StateStore,
-    options: { snapshotCacheBytes?: number; sessions?: SessionServiceOptions } = {},
+    private readonly options: { snapshotCacheBytes?: number; sessions?: SessionServiceOptions } = {},
   ) {
+    this.reader = reader;
     this.view = corpusView(reader);
     this.snapshots = new SnapshotService(this.view, { cacheBytes: options.snapshotCacheBytes });
     this.sessions = new SessionService(this.view, state, options.sessions);
-    const sessions = this.sessions;
     this.operations = [...OPERATIONS];
-    const view = this.view;
+    // Handlers read the bundle through `this` at call time, so that a reopened bundle serves the next call.
     this.handle('diagnose', (_ctx, input: DiagnosticRequest) =>
       this.lookups.get(`v1\u0000${lookupKey(input)}`, () => {
-        const body = diagnose(view, input);
+        const body = diagnose(this.view, input);
         return serialised(body, body.billable);
       }),
     );
-    this.handle('diagnose_guided', (ctx, input: DiagnosticTurnRequest) => sessions.turn(ctx, input));
+    this.handle('diagnose_guided', (ctx, input: DiagnosticTurnRequest) => this.sessions.turn(ctx, input));
     this.handle('search', (_ctx, input: SearchQuery) => {
       try {
-        return ok(searchChunks(reader, input));
+        return ok(searchChunks(this.reader, input));
       } catch (err) {
         if (err instanceof InvalidCursorError) {
           throw new ServiceError('validation_failed', err.message, {
@@ -99,11 +101,11 @@ export class Services {
         throw err;
       }
     });
-    this.handle('get_procedure', (_ctx, input: { chunk_id: string }) => ok(procedure(view, input)));
+    this.handle('get_procedure', (_ctx, input: { chunk_id: string }) => ok(procedure(this.view, input)));
     this.handle('get_error_code', (_ctx, input: { brand: string; code: string }) =>
-      ok(errorCode(view, input)),
+      ok(errorCode(this.view, input)),
     );
-    this.handle('get_product', (_ctx, input: ProductRequest) => ok(product(view, input)));
+    this.handle('get_product', (_ctx, input: ProductRequest) => ok(product(this.view, input)));
     this.handle('get_pdf_snapshot', async (_ctx, input: SnapshotRequest) => {
       const image = await this.snapshots.get({ ...input, format: input.format ?? 'webp' });
       return {
@@ -113,26 +115,54 @@ export class Services {
         binary: { contentType: image.meta.content_type, data: image.data, etag: image.meta.etag },
       };
     });
-    this.handle('get_registry', (_ctx, input: RegistryRequest) => ok(registry(view, input)));
+    this.handle('get_registry', (_ctx, input: RegistryRequest) => ok(registry(this.view, input)));
     this.handle('whoami', async (ctx) => ok(await this.me(ctx)));
     this.handle('diagnose_strict', (_ctx, input: StrictDiagnosticRequest) =>
       this.lookups.get(`v2\u0000${lookupKey(input)}`, () => {
-        const body = diagnoseStrict(view, input);
+        const body = diagnoseStrict(this.view, input);
         return serialised(body, body.billable);
       }),
     );
-    this.handle('resolve_model', (_ctx, input: ResolveModelRequest) => ok(resolveModelStrict(view, input)));
-    this.handle('get_model_coverage', (_ctx, input: ModelCoverageRequest) => ok(modelCoverage(view, input)));
+    this.handle('resolve_model', (_ctx, input: ResolveModelRequest) =>
+      ok(resolveModelStrict(this.view, input)),
+    );
+    this.handle('get_model_coverage', (_ctx, input: ModelCoverageRequest) =>
+      ok(modelCoverage(this.view, input)),
+    );
     this.handle('start_diagnostic_session', (ctx, input: CreateSessionRequest) =>
-      sessions.create(ctx, input),
+      this.sessions.create(ctx, input),
     );
-    this.handle('get_diagnostic_session', (ctx, input: SessionRef) => sessions.get(ctx, input));
+    this.handle('get_diagnostic_session', (ctx, input: SessionRef) => this.sessions.get(ctx, input));
     this.handle('respond_to_diagnostic_session', (ctx, input: SessionRespondRequest) =>
-      sessions.respond(ctx, input),
+      this.sessions.respond(ctx, input),
     );
-    this.handle('undo_diagnostic_session', (ctx, input: SessionRef) => sessions.undo(ctx, input));
-    this.handle('close_diagnostic_session', (ctx, input: SessionRef) => sessions.close(ctx, input));
-    this.handle('get_diagnostic_session_summary', (ctx, input: SessionRef) => sessions.summary(ctx, input));
+    this.handle('undo_diagnostic_session', (ctx, input: SessionRef) => this.sessions.undo(ctx, input));
+    this.handle('close_diagnostic_session', (ctx, input: SessionRef) => this.sessions.close(ctx, input));
+    this.handle('get_diagnostic_session_summary', (ctx, input: SessionRef) =>
+      this.sessions.summary(ctx, input),
+    );
+  }
+
+  /**
+   * Serves from another bundle from the next call on: the view, the snapshot service, the session
+   * service (keeping the knowledge already loaded) and the lookup cache are replaced together. Calls in
+   * flight finish on the old ones. Returns the old reader, for the caller to close once they have.
+   */
+  reopen(reader: BundleReader): BundleReader {
+    const old = this.reader;
+    const view = corpusView(reader);
+    const knowledge = this.sessions.loadedKnowledge();
+    const sessions = new SessionService(view, this.state, {
+      ...this.options.sessions,
+      ...(knowledge ? { knowledge } : {}),
+    });
+    const snapshots = new SnapshotService(view, { cacheBytes: this.options.snapshotCacheBytes });
+    this.reader = reader;
+    this.view = view;
+    this.sessions = sessions;
+    this.snapshots = snapshots;
+    this.lookups = new ResultCache(10_000);
+    return old;
   }
 
   /** Sets the handler of an operation; a later feature adds its operation to `operations` and its handler here. */

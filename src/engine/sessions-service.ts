@@ -101,6 +101,11 @@ export class SessionService {
     private readonly options: SessionServiceOptions = {},
   ) {}
 
+  /** The knowledge if a session start loaded it already. */
+  loadedKnowledge(): Knowledge | undefined {
+    return this.loaded;
+  }
+
   /** Loaded on the first session start: reading a session never needs it, its model travels with it. */
   knowledge(): Knowledge {
     if (!this.loaded) {

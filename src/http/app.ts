@@ -21,6 +21,7 @@ export interface HeatsourceApp {
   services: Services;
   authenticate: Authenticator;
   metrics: HttpMetrics;
+  /** The bundle served when the app was built; `services.reader` is the one served now (SIGHUP reopens it). */
   reader: BundleReader;
   state: StateStore;
   /** Set while shutting down: /readyz answers 503 so that balancers stop sending requests. */
@@ -172,12 +173,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (hs.draining) return sendCode(req, reply, 'service_unavailable', 'shutting down');
     try {
       await state.ping();
-      reader.db.prepare('SELECT 1').get();
+      hs.services.reader.db.prepare('SELECT 1').get();
     } catch (err) {
       req.log.error({ err }, 'not ready');
       return sendCode(req, reply, 'service_unavailable', 'the state store or the bundle is not reachable');
     }
-    return { status: 'ready', bundle: { version: reader.formatVersion, built_at: reader.builtAt } };
+    const current = hs.services.reader;
+    return { status: 'ready', bundle: { version: current.formatVersion, built_at: current.builtAt } };
   });
   app.get('/metrics', async (_req, reply) => {
     reply.type(metrics.registry.contentType);

@@ -88,6 +88,31 @@ export async function startServer(
       notice(`try it:\n  ${curlExample(url, created.secret, example)}`);
     }
   }
+  // SIGHUP: the bundle file was replaced (by rename); serve the new one from the next request on.
+  const retired: BundleReader[] = [];
+  const onHangup = () => {
+    let next: BundleReader;
+    try {
+      next = new BundleReader(options.bundle);
+    } catch (err) {
+      app.log.error({ err }, 'SIGHUP: cannot open the new bundle; still serving the previous one');
+      notice(
+        `SIGHUP: cannot open ${options.bundle} (${(err as Error).message}); still serving the previous bundle`,
+      );
+      return;
+    }
+    const old = app.heatsource.services.reopen(next);
+    retired.push(old);
+    app.log.info({ bundle: options.bundle, built_at: next.builtAt }, 'bundle reopened');
+    notice(`SIGHUP: serving ${options.bundle} built at ${next.builtAt}`);
+    // Requests that started on the old bundle have long finished by then.
+    setTimeout(() => {
+      retired.splice(retired.indexOf(old), 1);
+      old.close();
+    }, 60_000).unref();
+  };
+  process.on('SIGHUP', onHangup);
+
   const purge = setInterval(() => {
     state.purgeExpiredIdempotency().catch((err) => app.log.error({ err }, 'idempotency purge failed'));
   }, 10 * 60_000);
@@ -106,8 +131,10 @@ export async function startServer(
       } finally {
         clearInterval(sweep);
       }
+      process.off('SIGHUP', onHangup);
       await state.close();
-      reader.close();
+      app.heatsource.services.reader.close();
+      for (const old of retired.splice(0)) old.close();
     })();
     return closing;
   };

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixtureBundle } from '../api/fixture.js';
+import { ensureBuiltOnce } from '../sessions-api/built.js';
+import { UNIT } from '../sessions-api/helpers.js';
+import { type Replica, startReplica } from './cluster.js';
+
+/** DEPLOY.md's bundle rollout: an immutable file swapped by rename, reopened on SIGHUP, under load. */
+let dir: string;
+let live: string;
+let replica: Replica;
+
+beforeAll(async () => {
+  await ensureBuiltOnce();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-rollout-'));
+  live = path.join(dir, 'corpus.bundle');
+  fs.copyFileSync(await buildFixtureBundle(), live);
+  replica = await startReplica(live, path.join(dir, 'state.sqlite'));
+}, 300_000);
+
+afterAll(() => {
+  if (replica && replica.child.exitCode === null) replica.child.kill('SIGKILL');
+});
+
+async function builtAt(): Promise<string> {
+  const r = (await (await fetch(`${replica.url}/readyz`)).json()) as { bundle: { built_at: string } };
+  return r.bundle.built_at;
+}
+
+describe('bundle rollout by rename and SIGHUP', () => {
+  it('serves the new bundle after SIGHUP without failing a request, and keeps the old one on a bad file', async () => {
+    const key = /ak_test_[A-Za-z0-9_-]{32}/.exec(replica.stderr())?.[0];
+    expect(key).toBeDefined();
+    const before = await builtAt();
+    // A second bundle, built later (so its built_at differs), published beside the live one.
+    await new Promise((r) => setTimeout(r, 20));
+    const next = `${live}.tmp`;
+    fs.copyFileSync(await buildFixtureBundle(), next);
+
+    const statuses: number[] = [];
+    let stop = false;
+    const worker = async () => {
+      while (!stop && statuses.length < 5_000) {
+        const r = await fetch(`${replica.url}/v1/diagnostic`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ brand: UNIT.brand, model: UNIT.model, code: 'E01' }),
+        });
+        await r.arrayBuffer();
+        statuses.push(r.status);
+      }
+    };
+    const load = Promise.all(Array.from({ length: 6 }, worker));
+    await new Promise((r) => setTimeout(r, 300));
+    fs.renameSync(next, live);
+    replica.child.kill('SIGHUP');
+    const until = Date.now() + 10_000;
+    while ((await builtAt()) === before && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    stop = true;
+    await load;
+    expect(await builtAt()).not.toBe(before);
+    expect(statuses.length).toBeGreaterThan(10);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+
+    // A file that is not a bundle: the replica says why and keeps serving the one it has.
+    const served = await builtAt();
+    fs.writeFileSync(`${live}.bad`, 'not a bundle');
+    fs.renameSync(`${live}.bad`, live);
+    replica.child.kill('SIGHUP');
+    const deadline = Date.now() + 10_000;
+    while (!/SIGHUP: cannot open/.test(replica.stderr()) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(replica.stderr()).toMatch(/SIGHUP: cannot open .*still serving the previous bundle/);
+    expect(await builtAt()).toBe(served);
+    const after = await fetch(`${replica.url}/v1/diagnostic`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ brand: UNIT.brand, model: UNIT.model, code: 'E01' }),
+    });
+    expect(after.status).toBe(200);
+  });
+});
