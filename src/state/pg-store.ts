@@ -16,6 +16,7 @@ import { type RateDecision, type RateLimiter, rateDecision, rateWindowSql } from
 import {
   type Account,
   type ApiKey,
+  type ChargeInput,
   type CompleteOutcome,
   type CreateAccountInput,
   type CreatedKey,
@@ -55,24 +56,10 @@ type Settled = { ok: true; value: CompleteOutcome } | { ok: false; error: unknow
 /** Completions per transaction at most, so that a burst does not hold its account locks for long. */
 const MAX_GROUP = 64;
 
-/** A completion refused for its own reason; the others of its group still commit. */
-class RefusedError extends Error {}
-
 function isOwnRefusal(err: unknown): boolean {
-  if (
-    err instanceof SessionConflictError ||
-    err instanceof IdempotencyCompletedError ||
-    err instanceof RefusedError
-  )
-    return true;
+  if (err instanceof SessionConflictError || err instanceof IdempotencyCompletedError) return true;
   // A data or integrity error of one statement (a foreign key, a bad value) is that completion's alone.
   return /^(22|23)/.test((err as { code?: string }).code ?? '');
-}
-
-/** Completions lock account rows in this order: by account, charges before the rest. */
-function lockOrder(input: CompleteInput): string {
-  const account = input.charge?.account_id ?? input.session?.account_id ?? '';
-  return `${account}\u0000${input.charge ? 0 : 1}`;
 }
 
 interface KeyRow extends ApiKey {
@@ -477,8 +464,7 @@ export class PgStateStore implements StateStore {
   /**
    * Completions are committed in groups, as in the SQLite store: those requested while the previous
    * group commits go into the next transaction together, each in its own savepoint, so that one commit
-   * (and its fsync) serves many requests. Account rows are locked in one order (by account, charges
-   * first), so that groups committing at once in several processes cannot deadlock.
+   * (and its fsync) serves many requests.
    */
   complete(input: CompleteInput): Promise<CompleteOutcome> {
     return new Promise((resolve, reject) => {
@@ -499,7 +485,6 @@ export class PgStateStore implements StateStore {
   private async flush(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, MAX_GROUP);
-      batch.sort((x, y) => lockOrder(x.input).localeCompare(lockOrder(y.input)));
       let outcomes: Settled[] | undefined;
       let failure: unknown;
       for (let attempt = 0; attempt < 3 && !outcomes; attempt++) {
@@ -520,57 +505,80 @@ export class PgStateStore implements StateStore {
     }
   }
 
+  /**
+   * One transaction for a group: the accounts charged are locked at once (in id order) and their usage
+   * read once; then each completion in order is checked against the quota as it stands after the ones
+   * before it, and its session and idempotency writes run in a savepoint of their own; the accepted
+   * charges are written at the end, as one ledger insert and one counter update per account and
+   * operation. A group of plain charges costs six round trips, however many it holds.
+   */
   private async completeGroup(inputs: CompleteInput[]): Promise<Settled[]> {
     const now = this.now();
     const period = periodOf(now).name;
     const at = new Date(now).toISOString();
     return this.tx(async (c) => {
-      const outcomes: Settled[] = [];
-      for (const input of inputs) {
-        await c.query('SAVEPOINT one');
-        try {
-          const value = await this.completeOne(c, input, period, at);
-          await c.query('RELEASE SAVEPOINT one');
-          outcomes.push({ ok: true, value });
-        } catch (error) {
-          if (!isOwnRefusal(error)) throw error;
-          await c.query('ROLLBACK TO SAVEPOINT one');
-          outcomes.push({ ok: false, error });
+      const ids = [...new Set(inputs.flatMap((i) => (i.charge ? [i.charge.account_id] : [])))].sort();
+      const accounts = new Map<string, Account>();
+      const used = new Map<string, number>();
+      if (ids.length > 0) {
+        // The account rows stay locked until the commit: charges of one account, from any process, are
+        // checked against its quota one group after another, so the quota is never overshot.
+        const locked = await c.query<Account>(
+          'SELECT * FROM accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE',
+          [ids],
+        );
+        for (const a of locked.rows) accounts.set(a.id, a);
+        const limited = locked.rows.filter((a) => a.quota_limit !== null).map((a) => a.id);
+        if (limited.length > 0) {
+          const sums = await c.query<{ account_id: string; used: number }>(
+            `SELECT account_id, coalesce(sum(used), 0) AS used FROM usage_counters
+             WHERE account_id = ANY($1) AND period = $2 GROUP BY account_id`,
+            [limited, period],
+          );
+          for (const r of sums.rows) used.set(r.account_id, r.used);
         }
       }
+      const charges: ChargeInput[] = [];
+      const outcomes: Settled[] = [];
+      for (const input of inputs) {
+        const ch = input.charge;
+        const account = ch ? accounts.get(ch.account_id) : undefined;
+        if (ch && !account) {
+          outcomes.push({ ok: false, error: new Error(`no account ${ch.account_id}`) });
+          continue;
+        }
+        if (ch && account && account.quota_limit !== null) {
+          const n = used.get(account.id) ?? 0;
+          if (n >= account.quota_limit) {
+            outcomes.push({ ok: true, value: { ok: false, quota: quotaStatus(account, period, n) } });
+            continue;
+          }
+        }
+        if (input.session || input.idempotency) {
+          await c.query('SAVEPOINT one');
+          try {
+            await this.writeRequestRows(c, input, at);
+            await c.query('RELEASE SAVEPOINT one');
+          } catch (error) {
+            if (!isOwnRefusal(error)) throw error;
+            await c.query('ROLLBACK TO SAVEPOINT one');
+            outcomes.push({ ok: false, error });
+            continue;
+          }
+        }
+        if (ch) {
+          charges.push(ch);
+          used.set(ch.account_id, (used.get(ch.account_id) ?? 0) + 1);
+        }
+        outcomes.push({ ok: true, value: { ok: true } });
+      }
+      await this.writeCharges(c, charges, period, at);
       return outcomes;
     });
   }
 
-  private async completeOne(
-    c: pg.ClientBase,
-    input: CompleteInput,
-    period: string,
-    at: string,
-  ): Promise<CompleteOutcome> {
-    if (input.charge) {
-      const ch = input.charge;
-      // The account row is locked until the transaction ends: charges of one account, from any
-      // process, are checked against the quota one after another, so the quota is never overshot.
-      const account = (
-        await c.query<Account>('SELECT * FROM accounts WHERE id = $1 FOR UPDATE', [ch.account_id])
-      ).rows[0];
-      if (!account) throw new RefusedError(`no account ${ch.account_id}`);
-      if (account.quota_limit !== null) {
-        const used = await this.used(c, ch.account_id, period);
-        if (used >= account.quota_limit) return { ok: false, quota: quotaStatus(account, period, used) };
-      }
-      await c.query(
-        `INSERT INTO usage_ledger (account_id, key_id, operation, units, period, request_id, idempotency_key, created_at)
-         VALUES ($1, $2, $3, 1, $4, $5, $6, $7)`,
-        [ch.account_id, ch.key_id, ch.operation, period, ch.request_id, ch.idempotency_key, at],
-      );
-      await c.query(
-        `INSERT INTO usage_counters (account_id, period, operation, used) VALUES ($1, $2, $3, 1)
-         ON CONFLICT (account_id, period, operation) DO UPDATE SET used = usage_counters.used + 1`,
-        [ch.account_id, period, ch.operation],
-      );
-    }
+  /** The rows a completion writes besides its charge: its session, and its response for replay. */
+  private async writeRequestRows(c: pg.ClientBase, input: CompleteInput, at: string): Promise<void> {
     if (input.session) await this.writeSession(c, input.session, at);
     if (input.idempotency) {
       const i = input.idempotency;
@@ -581,7 +589,37 @@ export class PgStateStore implements StateStore {
       );
       if (done.rowCount !== 1) throw new IdempotencyCompletedError({ scope: i.scope, key: i.key });
     }
-    return { ok: true };
+  }
+
+  private async writeCharges(
+    c: pg.ClientBase,
+    charges: ChargeInput[],
+    period: string,
+    at: string,
+  ): Promise<void> {
+    if (charges.length === 0) return;
+    const columns = ['account_id', 'key_id', 'operation', 'request_id', 'idempotency_key'] as const;
+    await c.query(
+      `INSERT INTO usage_ledger (account_id, key_id, operation, request_id, idempotency_key, units, period, created_at)
+       SELECT *, 1, $6::text, $7::text FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+      [...columns.map((col) => charges.map((ch) => ch[col])), period, at],
+    );
+    const counts = new Map<string, { account: string; operation: string; n: number }>();
+    for (const ch of charges) {
+      const k = `${ch.account_id}\u0000${ch.operation}`;
+      const entry = counts.get(k) ?? { account: ch.account_id, operation: ch.operation, n: 0 };
+      entry.n++;
+      counts.set(k, entry);
+    }
+    const list = [...counts.values()].sort((x, y) =>
+      `${x.account}\u0000${x.operation}`.localeCompare(`${y.account}\u0000${y.operation}`),
+    );
+    await c.query(
+      `INSERT INTO usage_counters (account_id, period, operation, used)
+       SELECT a, $4::text, o, n FROM unnest($1::text[], $2::text[], $3::int[]) AS t(a, o, n)
+       ON CONFLICT (account_id, period, operation) DO UPDATE SET used = usage_counters.used + excluded.used`,
+      [list.map((x) => x.account), list.map((x) => x.operation), list.map((x) => x.n), period],
+    );
   }
 
   private async writeSession(c: pg.ClientBase, w: SessionWrite, at: string): Promise<void> {

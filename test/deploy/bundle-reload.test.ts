@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Replica, startReplica } from '../../bench/cluster.js';
 import { buildFixtureBundle } from '../api/fixture.js';
 import { ensureBuiltOnce } from '../sessions-api/built.js';
 import { UNIT } from '../sessions-api/helpers.js';
-import { type Replica, startReplica } from './cluster.js';
 
 /** DEPLOY.md's bundle rollout: an immutable file swapped by rename, reopened on SIGHUP, under load. */
 let dir: string;

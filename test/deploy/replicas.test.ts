@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Cluster, findNginx, startCluster } from '../../bench/cluster.js';
 import type { Session } from '../../src/contract/sessions.js';
 import { PgStateStore } from '../../src/state/pg-store.js';
 import { buildFixtureBundle } from '../api/fixture.js';
 import { hasPg, pgSchema } from '../helpers/pg.js';
 import { ensureBuiltOnce } from '../sessions-api/built.js';
 import { answerFor, UNIT } from '../sessions-api/helpers.js';
-import { type Cluster, findNginx, startCluster } from './cluster.js';
 
 /**
  * Three `serve` processes on one PostgreSQL state, behind nginx configured as docs/DEPLOY.md says. Every
