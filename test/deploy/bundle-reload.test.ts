@@ -46,7 +46,7 @@ describe('bundle rollout by rename and SIGHUP', () => {
         const r = await fetch(`${replica.url}/v1/diagnostic`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ brand: UNIT.brand, model: UNIT.model, code: 'E01' }),
+          body: JSON.stringify({ brand: UNIT.brand, model: UNIT.model, error_code: 'E01' }),
         });
         await r.arrayBuffer();
         statuses.push(r.status);
@@ -79,7 +79,7 @@ describe('bundle rollout by rename and SIGHUP', () => {
     const after = await fetch(`${replica.url}/v1/diagnostic`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ brand: UNIT.brand, model: UNIT.model, code: 'E01' }),
+      body: JSON.stringify({ brand: UNIT.brand, model: UNIT.model, error_code: 'E01' }),
     });
     expect(after.status).toBe(200);
   });

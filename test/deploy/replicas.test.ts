@@ -92,7 +92,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe.skipIf(!ready)('three replicas behind nginx on one PostgreSQL state', () => {
   it('charge 300 concurrent same-key turns once, wherever they land', async () => {
     const secret = await keyFor('turns', null);
-    const turn = { brand: UNIT.brand, model: UNIT.model, code: UNIT.code };
+    const turn = { brand: UNIT.brand, model: UNIT.model, error_code: UNIT.error_code };
     const idem = 'turn-key-300';
     const one = async (): Promise<Reply> => {
       for (let attempt = 0; attempt < 400; attempt++) {
@@ -119,7 +119,7 @@ describe.skipIf(!ready)('three replicas behind nginx on one PostgreSQL state', (
 
   it('allow exactly 50 of 200 concurrent calls against a quota of 50', async () => {
     const secret = await keyFor('quota', 50);
-    const lookup = { brand: UNIT.brand, model: UNIT.model, code: UNIT.code };
+    const lookup = { brand: UNIT.brand, model: UNIT.model, error_code: UNIT.error_code };
     const replies = await Promise.all(
       Array.from({ length: 200 }, () => call(cluster.front, 'POST', '/v1/diagnostic', secret, lookup)),
     );
