@@ -77,6 +77,17 @@ async function measure(setup: string, url: string, key: string, body: string): P
   };
 }
 
+/** One `serve` process on the state, measured without nginx after a warm-up run. */
+async function measureDirect(setup: string, state: string, key: string, body: string): Promise<Row> {
+  const replica = await startReplica(values.bundle, state);
+  try {
+    await measure('warm-up', replica.url, key, body);
+    return await measure(setup, replica.url, key, body);
+  } finally {
+    replica.child.kill('SIGTERM');
+  }
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(values.bundle))
     throw new Error(`bundle not found: ${values.bundle} (heatsource demo builds it)`);
@@ -92,13 +103,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-bench-replicas-'));
   const sqlite = path.join(dir, 'state.sqlite');
   const sqliteKey = await keyIn(sqlite);
-  const single = await startReplica(values.bundle, sqlite);
-  try {
-    await measure('warm-up', single.url, sqliteKey, body);
-    rows.push(await measure('SQLite, 1 process, direct', single.url, sqliteKey, body));
-  } finally {
-    single.child.kill('SIGTERM');
-  }
+  rows.push(await measureDirect('SQLite, 1 process, direct', sqlite, sqliteKey, body));
 
   const schema = `hs_bench_${process.pid}`;
   const u = new URL(values.pg);
@@ -106,13 +111,7 @@ async function main(): Promise<void> {
   const state = u.toString();
   const pgKey = await keyIn(state);
   try {
-    const direct = await startReplica(values.bundle, state);
-    try {
-      await measure('warm-up', direct.url, pgKey, body);
-      rows.push(await measure('PostgreSQL, 1 replica, direct', direct.url, pgKey, body));
-    } finally {
-      direct.child.kill('SIGTERM');
-    }
+    rows.push(await measureDirect('PostgreSQL, 1 replica, direct', state, pgKey, body));
     for (const count of [1, 2, 3]) {
       const cluster = await startCluster(nginx.bin, values.bundle, state, count);
       try {

@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Principal } from './types.js';
+import { publicKey } from './quota.js';
+import type { Account, ApiKey, Principal } from './types.js';
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'invalid' | 'revoked' };
 
@@ -37,4 +39,20 @@ export class AuthCache {
     this.lastUsed.set(keyId, now);
     return true;
   }
+}
+
+/**
+ * What a key row found by the hash of a presented secret means. The row was found by its hash; comparing
+ * in constant time as well keeps the verdict independent of how the index lookup behaves.
+ */
+export function keyVerdict(
+  row: (ApiKey & { hash: Buffer }) | undefined,
+  hash: Buffer,
+  account: (row: ApiKey) => Account,
+): AuthResult {
+  if (!row || row.hash.length !== hash.length || !crypto.timingSafeEqual(row.hash, hash)) {
+    return { ok: false, reason: 'invalid' };
+  }
+  if (row.revoked_at) return { ok: false, reason: 'revoked' };
+  return { ok: true, principal: { account: account(row), key: publicKey(row) } };
 }

@@ -1,6 +1,5 @@
-import crypto from 'node:crypto';
 import pg from 'pg';
-import { AuthCache, type AuthResult } from './auth-cache.js';
+import { AuthCache, type AuthResult, keyVerdict } from './auth-cache.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
 import type { Migration } from './migrations.js';
 import { periodOf } from './period.js';
@@ -313,14 +312,8 @@ export class PgStateStore implements StateStore {
       [hash],
     );
     const row = rows[0];
-    let result: AuthResult;
-    // Found by its hash; compared in constant time as well, independently of how the index behaves.
-    if (!row || row.hash.length !== hash.length || !crypto.timingSafeEqual(row.hash, hash)) {
-      result = { ok: false, reason: 'invalid' };
-    } else if (row.revoked_at) {
-      result = { ok: false, reason: 'revoked' };
-    } else {
-      result = { ok: true, principal: { account: row.account, key: publicKey(row) } };
+    const result = keyVerdict(row, hash, () => row!.account);
+    if (result.ok && row) {
       const now = this.now();
       if (this.auth.touchDue(row.id, now)) {
         // Bookkeeping only: a failed write must not fail the request it accompanies.

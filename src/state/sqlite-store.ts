@@ -1,8 +1,7 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { AuthCache, type AuthResult } from './auth-cache.js';
+import { AuthCache, type AuthResult, keyVerdict } from './auth-cache.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
 import { MIGRATIONS, type Migration, migrate } from './migrations.js';
 import { periodOf } from './period.js';
@@ -281,17 +280,9 @@ export class SqliteStateStore implements StateStore {
     const cached = this.auth.get(hash);
     if (cached) return cached;
     const row = this.s.keyByHash.get(hash) as KeyRow | undefined;
-    let result: AuthResult;
-    // The row was found by its hash; comparing in constant time as well keeps the check independent of
-    // how the index lookup behaves.
-    if (!row || row.hash.length !== hash.length || !crypto.timingSafeEqual(row.hash, hash)) {
-      result = { ok: false, reason: 'invalid' };
-    } else if (row.revoked_at) {
-      result = { ok: false, reason: 'revoked' };
-    } else {
-      const account = this.s.account.get(row.account_id) as Account;
-      result = { ok: true, principal: { account, key: publicKey(row) } };
-      if (this.auth.touchDue(row.id, now)) this.s.touchKey.run(new Date(now).toISOString(), row.id);
+    const result = keyVerdict(row, hash, (r) => this.s.account.get(r.account_id) as Account);
+    if (result.ok && row && this.auth.touchDue(row.id, now)) {
+      this.s.touchKey.run(new Date(now).toISOString(), row.id);
     }
     this.auth.set(hash, result, AUTH_CACHE_MS);
     return result;
