@@ -4,7 +4,7 @@
  * one process on SQLite and one PostgreSQL replica without nginx. Every configuration runs the built
  * `heatsource serve`, with a key without quota or rate limit.
  *
- *   npm run build && node dist/bench/replicas.js [--bundle FILE] [--pg URL] [--duration S] [--connections N]
+ *   npm run bench:replicas -- [--bundle FILE] [--pg URL] [--duration S] [--connections N]
  *
  * Prints a markdown table: req/s, p50 and p99 latency, non-2xx responses.
  */
