@@ -7,12 +7,16 @@ import { ingestProgress } from '../src/cli/ingest-progress.js';
 import { ServeConfigError, startServer } from '../src/http/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
+/** Who holds the local account in the demo's console; the link printed at start sets its password. */
+const LOCAL_HOLDER_EMAIL = 'owner@localhost';
+
 export default class Demo extends Command {
   static override summary = 'Build the embedded demo bundle when missing or stale, then show it or serve it.';
   static override description =
     'Generates the demo manuals of a fictional manufacturer (data/demo) to PDF, ingests them into data/demo.bundle ' +
     'when the sources, the extractor or the bundle format changed, then prints the bundle summary, or with --serve ' +
-    'serves it on 127.0.0.1 (what `npm start` runs).';
+    'serves it on 127.0.0.1 (what `npm start` runs) and prints the web console address with a one-time ' +
+    'invitation link for the local account.';
   static override examples = [
     '<%= config.bin %> demo',
     '<%= config.bin %> demo --serve --port 8080',
@@ -51,7 +55,14 @@ export default class Demo extends Command {
     }
     try {
       await startServer(
-        { bundle: demo.bundle, state: defaultStatePath(), host: '127.0.0.1', port: flags.port, auth: true },
+        {
+          bundle: demo.bundle,
+          state: defaultStatePath(),
+          host: '127.0.0.1',
+          port: flags.port,
+          auth: true,
+          localInvitation: LOCAL_HOLDER_EMAIL,
+        },
         (line) => process.stderr.write(`${line}\n`),
       );
     } catch (err) {

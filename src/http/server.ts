@@ -1,7 +1,9 @@
 import { BundleOpenError, BundleReader } from '../bundle/reader.js';
+import { registerConsole } from '../console/index.js';
 import { corpusView } from '../engine/corpus.js';
 import { exampleDiagnostic } from '../engine/examples.js';
-import { curlExample, ensureLocalKey } from '../state/local-key.js';
+import { CONSOLE_PATH, inviteHolder } from '../state/invitations.js';
+import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
 import { buildApp } from './app.js';
 import { isLoopbackHost } from './loopback.js';
@@ -17,6 +19,8 @@ export interface ServeOptions {
   logLevel?: string;
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
   drainMs?: number;
+  /** Print a console invitation link for the local account (what `npm start` does); this email holds it. */
+  localInvitation?: string;
 }
 
 /** A configuration `serve` refuses, with the reason to show. */
@@ -68,6 +72,7 @@ export async function startServer(
     cors: options.cors ?? false,
     processMetrics: true,
     logger: { level: options.logLevel ?? 'info' },
+    extend: (app, hs) => registerConsole(app, { services: hs.services, state, reader }),
   });
   const address = await app.listen({ host: options.host, port: options.port });
   const url = address.replace('0.0.0.0', '127.0.0.1');
@@ -84,6 +89,18 @@ export async function startServer(
       notice(`  ${created.secret}`);
       notice(`try it:\n  ${curlExample(url, created.secret, example)}`);
     }
+  }
+  notice(`account console at ${url}${CONSOLE_PATH}/`);
+  if (options.localInvitation) {
+    const inv = await inviteHolder(state, {
+      account: LOCAL_ACCOUNT,
+      email: options.localInvitation,
+      baseUrl: url,
+    });
+    notice(
+      `invitation for ${inv.invitation.email} to the "${inv.account.name}" account (one use, until ${inv.invitation.expires_at}):`,
+    );
+    notice(`  ${inv.url}`);
   }
   const purge = setInterval(() => {
     state.purgeExpiredIdempotency().catch((err) => app.log.error({ err }, 'idempotency purge failed'));
