@@ -98,12 +98,20 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
   app.setErrorHandler((err, req, reply) => {
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
-      return sendPage(reply, messagePage(ctx, 'Request refused', html`<p>The request could not be read.</p>`), status);
+      return sendPage(
+        reply,
+        messagePage(ctx, 'Request refused', html`<p>The request could not be read.</p>`),
+        status,
+      );
     }
     req.log.error({ err }, 'console request failed');
     return sendPage(
       reply,
-      messagePage(ctx, 'Something went wrong', html`<p>Quote request id <code>${req.id}</code> when reporting it.</p>`),
+      messagePage(
+        ctx,
+        'Something went wrong',
+        html`<p>Quote request id <code>${req.id}</code> when reporting it.</p>`,
+      ),
       500,
     );
   });
@@ -314,7 +322,11 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
   const noKey = (reply: FastifyReply) =>
     sendPage(
       reply,
-      messagePage(ctx, 'No such key', html`<p>No active key with this id. <a href="${keysPath}">Back to keys</a>.</p>`),
+      messagePage(
+        ctx,
+        'No such key',
+        html`<p>No active key with this id. <a href="${keysPath}">Back to keys</a>.</p>`,
+      ),
       404,
     );
 
@@ -453,9 +465,16 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     if (!session) return reply;
     const q = pageQuery.safeParse(req.query);
     const doc = q.success ? reader.document(q.data.doc) : undefined;
-    const h = q.success && doc ? highlightFor(reader, { document_id: doc.id, page: q.data.page, text: q.data.text }) : null;
+    const h =
+      q.success && doc
+        ? highlightFor(reader, { document_id: doc.id, page: q.data.page, text: q.data.text })
+        : null;
     if (!doc || !h) {
-      return sendPage(reply, messagePage(ctx, 'No such page', html`<p>The bundle has no such page.</p>`), 404);
+      return sendPage(
+        reply,
+        messagePage(ctx, 'No such page', html`<p>The bundle has no such page.</p>`),
+        404,
+      );
     }
     return sendPage(reply, pageViewPage(ctx, { session, highlight: h, title: doc.title }));
   });

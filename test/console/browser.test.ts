@@ -1,6 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleServer, chromiumMissing, consoleServer, LOCAL_EMAIL, launchChromium } from './harness.js';
+import {
+  type ConsoleServer,
+  chromiumMissing,
+  consoleServer,
+  LOCAL_EMAIL,
+  launchChromium,
+} from './harness.js';
 
 /**
  * The account holder's path through the console in headless Chromium, against `serve` as `npm start`

@@ -5,7 +5,13 @@ import type { SignedIn } from '../session.js';
 
 export function keysPage(
   ctx: LayoutContext,
-  v: { session: SignedIn; keys: ApiKey[]; secret?: string | null; info?: string | null; error?: string | null },
+  v: {
+    session: SignedIn;
+    keys: ApiKey[];
+    secret?: string | null;
+    info?: string | null;
+    error?: string | null;
+  },
 ): string {
   const active = v.keys.filter((k) => !k.revoked_at);
   const revoked = v.keys.filter((k) => k.revoked_at);

@@ -99,7 +99,8 @@ function search(ctx: LayoutContext, body: SearchResponse, h: PageHighlight | nul
   return html`<section class="card result" aria-labelledby="result" data-state="search">
   <h2 id="result">${body.results.length} passages for “${body.query}”</h2>
   <ol class="hits">${body.results.map(
-    (r) => html`<li><p class="snippet">${r.snippet}</p><p class="source">${cite(r.citation)} · <a href="${pageLink(ctx, { document_id: r.document_id, page: r.page }, r.snippet)}">View the page</a></p></li>`,
+    (r) =>
+      html`<li><p class="snippet">${r.snippet}</p><p class="source">${cite(r.citation)} · <a href="${pageLink(ctx, { document_id: r.document_id, page: r.page }, r.snippet)}">View the page</a></p></li>`,
   )}</ol>
 </section>
 ${h ? pageFigure(ctx, h, cite(top.citation), { full: pageLink(ctx, h, top.snippet) }) : ''}`;

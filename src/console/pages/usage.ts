@@ -105,7 +105,9 @@ function csvCell(v: string | number | null): string {
 
 export function ledgerCsv(ledger: LedgerEntry[], keys: ApiKey[]): string {
   const prefixes = new Map(keys.map((k) => [k.id, k.prefix]));
-  const rows = [['created_at', 'operation', 'units', 'key_prefix', 'request_id', 'idempotency_key', 'period']];
+  const rows = [
+    ['created_at', 'operation', 'units', 'key_prefix', 'request_id', 'idempotency_key', 'period'],
+  ];
   for (const e of [...ledger].reverse()) {
     rows.push([
       e.created_at,
