@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConsoleServer,
@@ -33,6 +36,22 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** With HEATSOURCE_SCREENSHOTS=DIR, each page is shot at desktop and phone widths into DIR (docs/console). */
+const SHOTS = process.env.HEATSOURCE_SCREENSHOTS;
+async function shot(name: string): Promise<void> {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const [suffix, size] of [
+    ['desktop', { width: 1200, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    const png = await page.screenshot({ fullPage: true });
+    await sharp(png).webp({ quality: 80 }).toFile(path.join(SHOTS, `${name}-${suffix}.webp`));
+  }
+  await page.setViewportSize({ width: 1200, height: 900 });
+}
+
 async function api(path: string, key: string, body?: unknown): Promise<Response> {
   return fetch(`${server.base}${path}`, {
     method: body ? 'POST' : 'GET',
@@ -55,6 +74,7 @@ describe.skipIf(missing)('console in a browser', () => {
   it('follows the invitation, sets a password and is signed in', async () => {
     await page.goto(server.invitation);
     await expect(page.locator('h1').textContent()).resolves.toBe('Set your password');
+    await shot('invitation');
     await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('New password again').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
@@ -68,6 +88,7 @@ describe.skipIf(missing)('console in a browser', () => {
     await page.waitForURL('**/console/sign-in?signed_out=1');
     await page.goto(`${server.base}/console/keys`);
     await page.waitForURL('**/console/sign-in');
+    await shot('sign-in');
     await page.getByLabel('Email').fill(LOCAL_EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -86,6 +107,7 @@ describe.skipIf(missing)('console in a browser', () => {
     await page.waitForURL('**/console/keys');
     secret = await page.locator('[data-new-key]').inputValue();
     expect(secret).toMatch(/^ak_live_[A-Za-z0-9_-]{32}$/);
+    await shot('keys-new-key');
     await expect(page.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(true);
     const me = await api('/v1/me', secret);
     expect(me.status).toBe(200);
@@ -99,6 +121,7 @@ describe.skipIf(missing)('console in a browser', () => {
     expect(await page.content()).not.toContain(secret);
     const row = page.locator('tr', { hasText: `${body.key.prefix}…` });
     expect(await row.textContent()).toContain('workshop tablet');
+    await shot('keys');
   });
 
   it('shows usage rising after a billable call', async () => {
@@ -114,12 +137,14 @@ describe.skipIf(missing)('console in a browser', () => {
     const lines = (await csv.text()).trim().split('\r\n');
     expect(lines[0]).toBe('created_at,operation,units,key_prefix,request_id,idempotency_key,period');
     expect(lines.length - 1).toBe(before + 1);
+    await shot('usage');
   });
 
   it('revokes the key after confirmation, and the API refuses it at once', async () => {
     await page.goto(`${server.base}/console/keys`);
     await page.getByRole('link', { name: `Revoke ${secret.slice(0, 14)}…` }).click();
     expect(await page.locator('h1').textContent()).toContain('Revoke key');
+    await shot('revoke');
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await page.waitForURL('**/console/keys?revoked=*');
     expect(await page.locator('.notice').textContent()).toContain('is revoked');
@@ -146,13 +171,15 @@ describe.skipIf(missing)('console in a browser', () => {
     const hl = (await highlights.first().boundingBox())!;
     expect(hl.y).toBeGreaterThanOrEqual(imgBox.y - 1);
     expect(hl.y + hl.height).toBeLessThanOrEqual(imgBox.y + imgBox.height + 1);
-    expect(hl.height).toBeLessThan(imgBox.height / 3);
+    expect(hl.height).toBeLessThan(imgBox.height / 8);
+    await shot('try-answer');
 
     await page.getByRole('link', { name: 'Open full size' }).click();
     await page.waitForURL('**/console/page?*');
     expect(await page.locator('figure.page.large rect[data-highlight]').count()).toBeGreaterThan(0);
     const large = (await page.locator('figure.page.large img').boundingBox())!;
     expect(large.width).toBeGreaterThan(imgBox.width);
+    await shot('page-full-size');
   });
 
   it('searches the manuals by free text', async () => {
@@ -162,6 +189,7 @@ describe.skipIf(missing)('console in a browser', () => {
     await expect(page.locator('.result').getAttribute('data-state')).resolves.toBe('search');
     expect(await page.locator('.hits li').count()).toBeGreaterThan(0);
     expect(await page.locator('figure.page rect[data-highlight]').count()).toBeGreaterThan(0);
+    await shot('try-search');
   });
 
   it('serves assets under hashed names with immutable caching', async () => {

@@ -58,13 +58,13 @@ ${
   ${
     active.length === 0
       ? html`<p class="muted">No active key.</p>`
-      : html`<div class="table-wrap"><table>
+      : html`<div class="table-wrap"><table class="stack">
   <thead><tr><th scope="col">Key</th><th scope="col">Mode</th><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${active.map(
     (k) => html`<tr>
-    <td class="mono">${k.prefix}…</td><td>${k.mode}</td><td>${k.label ?? ''}</td>
-    <td>${dateTime(k.created_at)}</td><td>${dateTime(k.last_used_at)}</td>
-    <td><a class="danger" href="${ctx.base}/keys/${k.id}/revoke" aria-label="Revoke ${k.prefix}…">Revoke</a></td>
+    <td class="mono" data-label="Key">${k.prefix}…</td><td data-label="Mode">${k.mode}</td><td data-label="Label">${k.label ?? ''}</td>
+    <td data-label="Created">${dateTime(k.created_at)}</td><td data-label="Last used">${dateTime(k.last_used_at)}</td>
+    <td data-label=""><a class="danger" href="${ctx.base}/keys/${k.id}/revoke" aria-label="Revoke ${k.prefix}…">Revoke</a></td>
   </tr>`,
   )}</tbody></table></div>`
   }
@@ -73,11 +73,11 @@ ${
   revoked.length > 0
     ? html`<section aria-labelledby="revoked">
   <h2 id="revoked">Revoked keys (${revoked.length})</h2>
-  <div class="table-wrap"><table>
+  <div class="table-wrap"><table class="stack">
   <thead><tr><th scope="col">Key</th><th scope="col">Mode</th><th scope="col">Label</th><th scope="col">Revoked</th></tr></thead>
   <tbody>${revoked.map(
     (k) =>
-      html`<tr><td class="mono">${k.prefix}…</td><td>${k.mode}</td><td>${k.label ?? ''}</td><td>${dateTime(k.revoked_at)}</td></tr>`,
+      html`<tr><td class="mono" data-label="Key">${k.prefix}…</td><td data-label="Mode">${k.mode}</td><td data-label="Label">${k.label ?? ''}</td><td data-label="Revoked">${dateTime(k.revoked_at)}</td></tr>`,
   )}</tbody></table></div>
 </section>`
     : ''

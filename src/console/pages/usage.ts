@@ -69,7 +69,7 @@ export function usagePage(
     <div><dt>Used</dt><dd data-used>${q.used}</dd></div>
     <div><dt>Remaining</dt><dd data-remaining>${q.remaining === null ? 'unlimited' : q.remaining}</dd></div>
     <div><dt>Limit</dt><dd>${q.limit === null ? 'none' : q.limit}</dd></div>
-    <div><dt>Resets</dt><dd>${dateTime(q.resets_at)}</dd></div>
+    <div><dt>Resets</dt><dd><time datetime="${q.resets_at}">${q.resets_at.slice(0, 10)}</time></dd></div>
   </dl>
   ${pct === null ? '' : html`<meter min="0" max="${q.limit}" value="${q.used}" aria-label="Quota used">${pct} %</meter>`}
 </section>
@@ -83,12 +83,14 @@ export function usagePage(
   ${
     v.ledger.length === 0
       ? html`<p class="muted">No billable call in ${q.period} yet.</p>`
-      : html`<div class="table-wrap"><table data-ledger>
+      : html`<div class="table-wrap"><table class="stack" data-ledger>
   <caption class="visually-hidden">Billable calls, newest first</caption>
   <thead><tr><th scope="col">Time</th><th scope="col">Operation</th><th scope="col">Units</th><th scope="col">Key</th><th scope="col">Request id</th></tr></thead>
   <tbody>${v.ledger.slice(0, LEDGER_ROWS_SHOWN).map(
-    (e) => html`<tr><td>${dateTime(e.created_at)}</td><td>${e.operation}</td><td>${e.units}</td>
-    <td class="mono">${e.key_id ? (prefixes.get(e.key_id) ?? e.key_id) : 'console'}</td><td class="mono small">${e.request_id}</td></tr>`,
+    (
+      e,
+    ) => html`<tr><td data-label="Time">${dateTime(e.created_at)}</td><td data-label="Operation">${e.operation}</td><td data-label="Units">${e.units}</td>
+    <td class="mono" data-label="Key">${e.key_id ? (prefixes.get(e.key_id) ?? e.key_id) : 'console'}</td><td class="mono small" data-label="Request id">${e.request_id}</td></tr>`,
   )}</tbody></table></div>
   ${v.ledger.length > LEDGER_ROWS_SHOWN ? html`<p class="muted">The newest ${LEDGER_ROWS_SHOWN} of ${v.ledger.length} calls; the CSV has them all.</p>` : ''}`
   }
