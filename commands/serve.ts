@@ -4,11 +4,12 @@ import { projectPath } from '../src/project-path.js';
 import { defaultStatePath } from '../src/state/open.js';
 
 export default class Serve extends Command {
-  static override summary = 'Serve the REST API (v1, v2) over a bundle, behind API keys.';
+  static override summary = 'Serve the REST API (v1, v2), MCP and the account console over a bundle.';
   static override description =
     'Opens the bundle read-only and the state database (accounts, keys, usage, idempotency), then listens. ' +
     'With an empty state it creates a local account and prints one test key, once. SIGTERM drains requests ' +
-    'in flight before stopping. Logs are JSON lines on stdout; notices (and the key) go to stderr.';
+    'in flight before stopping. The web console for account holders is at /console (invite holders with ' +
+    '`accounts invite`). Logs are JSON lines on stdout; notices (and the key) go to stderr.';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --bundle corpus.bundle --state /var/lib/heatsource/state.sqlite --host 0.0.0.0 --port 8080',

@@ -8,6 +8,7 @@ import type { ServiceContext } from '../engine/context.js';
 import { ServiceError } from '../engine/errors.js';
 import { highlightFor } from '../engine/highlights.js';
 import type { Services } from '../engine/services.js';
+import type { Invitation } from '../state/holders.js';
 import { CONSOLE_PATH, tokenHash } from '../state/invitations.js';
 import { periodOf } from '../state/period.js';
 import type { KeyMode, StateStore } from '../state/types.js';
@@ -228,10 +229,14 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
       410,
     );
 
-  app.get('/invitation', async (req, reply) => {
-    const token = String((req.query as { token?: string }).token ?? '').slice(0, 100);
-    const inv = token ? await state.openInvitation(tokenHash(token)) : undefined;
-    if (!inv) return invalidInvitation(reply);
+  /** The set-password form of an open invitation. */
+  const showInvitation = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    inv: Invitation,
+    error: string | null = null,
+  ) => {
     const account = await state.account(inv.account_id);
     return sendPage(
       reply,
@@ -240,8 +245,17 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
         token,
         email: inv.email,
         account: account?.name ?? '',
+        error,
       }),
+      error ? 400 : 200,
     );
+  };
+
+  app.get('/invitation', async (req, reply) => {
+    const token = String((req.query as { token?: string }).token ?? '').slice(0, 100);
+    const inv = token ? await state.openInvitation(tokenHash(token)) : undefined;
+    if (!inv) return invalidInvitation(reply);
+    return showInvitation(req, reply, token, inv);
   });
 
   app.post('/invitation', async (req, reply) => {
@@ -252,20 +266,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     if (!inv) return invalidInvitation(reply);
     const body = (req.body ?? {}) as Body;
     const problem = passwordProblem(body.password ?? '', body.confirm ?? '');
-    if (problem) {
-      const account = await state.account(inv.account_id);
-      return sendPage(
-        reply,
-        invitationPage(ctx, {
-          csrf: anonymousCsrf(req, reply, base),
-          token,
-          email: inv.email,
-          account: account?.name ?? '',
-          error: problem,
-        }),
-        400,
-      );
-    }
+    if (problem) return showInvitation(req, reply, token, inv, problem);
     const holder = await state.acceptInvitation(hash, await hashPassword(body.password!));
     if (!holder) return invalidInvitation(reply);
     await startSession(req, reply, state, holder.id, base);

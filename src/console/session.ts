@@ -13,8 +13,13 @@ const PRE = 'hs_pre';
 /** The key just created, encrypted with the session, for the one page that shows it. */
 const FLASH = 'hs_new_key';
 
+/**
+ * Whether the browser reached us over HTTPS: directly, or through a proxy saying so. Trusting the
+ * header without a trusted proxy is safe here: it can only make the cookie stricter (Secure).
+ */
 export function isHttps(req: FastifyRequest): boolean {
-  return req.protocol === 'https';
+  const forwarded = req.headers['x-forwarded-proto'];
+  return req.protocol === 'https' || (typeof forwarded === 'string' && /^https\b/i.test(forwarded));
 }
 
 function cookieOptions(req: FastifyRequest, path: string) {

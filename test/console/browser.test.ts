@@ -47,7 +47,9 @@ async function shot(name: string): Promise<void> {
   ] as const) {
     await page.setViewportSize(size);
     const png = await page.screenshot({ fullPage: true });
-    await sharp(png).webp({ quality: 80 }).toFile(path.join(SHOTS, `${name}-${suffix}.webp`));
+    await sharp(png)
+      .webp({ quality: 80 })
+      .toFile(path.join(SHOTS, `${name}-${suffix}.webp`));
   }
   await page.setViewportSize({ width: 1200, height: 900 });
 }

@@ -163,7 +163,19 @@ describe('console security', () => {
       email: 'erin@example.com',
       baseUrl: server.base,
     });
-    expect((await new Visitor().acceptInvitation(inv.url, 'erin first password')).status).toBe(303);
+    // A refused password leaves the invitation usable.
+    const first = new Visitor();
+    const csrf0 = await first.csrf(inv.url.slice(server.base.length));
+    const token0 = new URL(inv.url).searchParams.get('token')!;
+    const short = await first.request('/console/invitation', {
+      csrf: csrf0,
+      token: token0,
+      password: 'short',
+      confirm: 'short',
+    });
+    expect(short.status).toBe(400);
+    expect(short.text).toContain('at least 12 characters');
+    expect((await first.acceptInvitation(inv.url, 'erin first password')).status).toBe(303);
     const again = new Visitor();
     const page = await again.request(inv.url.slice(server.base.length));
     expect(page.status).toBe(410);
@@ -178,6 +190,18 @@ describe('console security', () => {
     expect(post.status).toBe(410);
     expect((await new Visitor().signIn('erin@example.com', 'erin second password')).status).toBe(401);
     expect((await new Visitor().signIn('erin@example.com', 'erin first password')).status).toBe(303);
+  });
+
+  it('marks cookies Secure when the request came over HTTPS (here: through a proxy saying so)', async () => {
+    const plain = await fetch(`${server.base}/console/sign-in`);
+    const viaTls = await fetch(`${server.base}/console/sign-in`, {
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    const cookie = (r: Response) => r.headers.getSetCookie().find((c) => c.startsWith('hs_pre='))!;
+    expect(cookie(plain)).toMatch(/HttpOnly/);
+    expect(cookie(plain)).toMatch(/SameSite=Strict/);
+    expect(cookie(plain)).not.toMatch(/Secure/);
+    expect(cookie(viaTls)).toMatch(/; Secure/);
   });
 
   it('needs a session for every page and for snapshots', async () => {
