@@ -4,6 +4,7 @@ import { bundleInfo } from '../src/bundle/inspect.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { formatBundleInfo } from '../src/cli/bundle-format.js';
 import { ingestProgress } from '../src/cli/ingest-progress.js';
+import { consoleNotices, registerConsole } from '../src/console/index.js';
 import { ServeConfigError, startServer } from '../src/http/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
@@ -61,7 +62,8 @@ export default class Demo extends Command {
           host: '127.0.0.1',
           port: flags.port,
           auth: true,
-          localInvitation: LOCAL_HOLDER_EMAIL,
+          extend: registerConsole,
+          afterListen: consoleNotices({ invite: LOCAL_HOLDER_EMAIL }),
         },
         (line) => process.stderr.write(`${line}\n`),
       );

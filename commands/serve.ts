@@ -1,4 +1,5 @@
 import { Command, Flags } from '@oclif/core';
+import { consoleNotices, registerConsole } from '../src/console/index.js';
 import { ServeConfigError, startServer } from '../src/http/server.js';
 import { projectPath } from '../src/project-path.js';
 import { defaultStatePath } from '../src/state/open.js';
@@ -65,6 +66,8 @@ export default class Serve extends Command {
           auth: flags.auth,
           cors,
           logLevel: flags['log-level'],
+          extend: registerConsole,
+          afterListen: consoleNotices(),
         },
         (line) => process.stderr.write(`${line}\n`),
       );

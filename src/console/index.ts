@@ -9,7 +9,8 @@ import { ServiceError } from '../engine/errors.js';
 import { highlightFor } from '../engine/highlights.js';
 import type { Services } from '../engine/services.js';
 import type { Invitation } from '../state/holders.js';
-import { CONSOLE_PATH, tokenHash } from '../state/invitations.js';
+import { CONSOLE_PATH, inviteHolder, tokenHash } from '../state/invitations.js';
+import { LOCAL_ACCOUNT } from '../state/local-key.js';
 import { periodOf } from '../state/period.js';
 import type { KeyMode, StateStore } from '../state/types.js';
 import { loadAssets } from './assets.js';
@@ -65,6 +66,24 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
     },
     { prefix: CONSOLE_PATH },
   );
+}
+
+/**
+ * What `serve` prints about the console once it listens: its address and, with `invite`, a one-time
+ * invitation link making that email a holder of the local account (what `npm start` does).
+ */
+export function consoleNotices(options: { invite?: string } = {}) {
+  return async (url: string, state: StateStore): Promise<string[]> => {
+    const lines = [`account console at ${url}${CONSOLE_PATH}/`];
+    if (options.invite) {
+      const inv = await inviteHolder(state, { account: LOCAL_ACCOUNT, email: options.invite, baseUrl: url });
+      lines.push(
+        `invitation for ${inv.invitation.email} to the "${inv.account.name}" account (one use, until ${inv.invitation.expires_at}):`,
+        `  ${inv.url}`,
+      );
+    }
+    return lines;
+  };
 }
 
 async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Promise<void> {

@@ -1,11 +1,10 @@
 import { BundleOpenError, BundleReader } from '../bundle/reader.js';
-import { registerConsole } from '../console/index.js';
 import { corpusView } from '../engine/corpus.js';
 import { exampleDiagnostic } from '../engine/examples.js';
-import { CONSOLE_PATH, inviteHolder } from '../state/invitations.js';
-import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.js';
+import { curlExample, ensureLocalKey } from '../state/local-key.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
-import { buildApp } from './app.js';
+import type { StateStore } from '../state/types.js';
+import { type BuildAppOptions, buildApp } from './app.js';
 import { isLoopbackHost } from './loopback.js';
 
 export interface ServeOptions {
@@ -19,8 +18,10 @@ export interface ServeOptions {
   logLevel?: string;
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
   drainMs?: number;
-  /** Print a console invitation link for the local account (what `npm start` does); this email holds it. */
-  localInvitation?: string;
+  /** Further routes (the web console), registered once the API is. */
+  extend?: BuildAppOptions['extend'];
+  /** Lines for the person starting the server, once it listens (after the local key, if any). */
+  afterListen?: (url: string, state: StateStore) => Promise<string[]>;
 }
 
 /** A configuration `serve` refuses, with the reason to show. */
@@ -72,7 +73,7 @@ export async function startServer(
     cors: options.cors ?? false,
     processMetrics: true,
     logger: { level: options.logLevel ?? 'info' },
-    extend: (app, hs) => registerConsole(app, { services: hs.services, state, reader }),
+    extend: options.extend,
   });
   const address = await app.listen({ host: options.host, port: options.port });
   const url = address.replace('0.0.0.0', '127.0.0.1');
@@ -90,18 +91,7 @@ export async function startServer(
       notice(`try it:\n  ${curlExample(url, created.secret, example)}`);
     }
   }
-  notice(`account console at ${url}${CONSOLE_PATH}/`);
-  if (options.localInvitation) {
-    const inv = await inviteHolder(state, {
-      account: LOCAL_ACCOUNT,
-      email: options.localInvitation,
-      baseUrl: url,
-    });
-    notice(
-      `invitation for ${inv.invitation.email} to the "${inv.account.name}" account (one use, until ${inv.invitation.expires_at}):`,
-    );
-    notice(`  ${inv.url}`);
-  }
+  if (options.afterListen) for (const line of await options.afterListen(url, state)) notice(line);
   const purge = setInterval(() => {
     state.purgeExpiredIdempotency().catch((err) => app.log.error({ err }, 'idempotency purge failed'));
   }, 10 * 60_000);

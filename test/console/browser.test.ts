@@ -91,9 +91,16 @@ describe.skipIf(missing)('console in a browser', () => {
     await page.goto(`${server.base}/console/keys`);
     await page.waitForURL('**/console/sign-in');
     await shot('sign-in');
-    await page.getByLabel('Email').fill(LOCAL_EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // By keyboard alone: the skip link comes first, then the header, then the form; Enter submits.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+    await page.keyboard.type(LOCAL_EMAIL);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
     await page.waitForURL('**/console/keys');
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name === 'hs_session');

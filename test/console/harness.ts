@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { BundleReader } from '../../src/bundle/reader.js';
+import { consoleNotices, registerConsole } from '../../src/console/index.js';
 import { corpusView } from '../../src/engine/corpus.js';
 import { exampleDiagnostic } from '../../src/engine/examples.js';
 import { type RunningServer, startServer } from '../../src/http/server.js';
@@ -59,7 +60,8 @@ export async function consoleServer(): Promise<ConsoleServer> {
       port: 0,
       auth: true,
       logLevel: 'silent',
-      localInvitation: LOCAL_EMAIL,
+      extend: registerConsole,
+      afterListen: consoleNotices({ invite: LOCAL_EMAIL }),
     },
     (line) => notices.push(line),
   );
