@@ -522,14 +522,11 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
   });
 }
 
-/**
- * The diagnostic request of the Try-it form. The form's field is `error_code`, the contract's name for
- * the code; this is the one place that maps it onto the request schema's field.
- */
+/** The diagnostic request of the Try-it form, whose fields carry the contract's names. */
 function diagnosticInput(form: TryForm): Record<string, string> {
   return {
     brand: form.brand,
     ...(form.model ? { model: form.model } : {}),
-    code: form.error_code,
+    error_code: form.error_code,
   };
 }

@@ -166,7 +166,7 @@ describe.skipIf(missing)('console in a browser', () => {
     await page.goto(`${server.base}/console/try`);
     await page.getByLabel('Brand').fill(server.example.brand);
     await page.getByLabel('Model').fill(server.example.model);
-    await page.getByLabel('Error code', { exact: true }).fill(server.example.code);
+    await page.getByLabel('Error code', { exact: true }).fill(server.example.error_code);
     await page.getByRole('button', { name: 'Look up' }).click();
     await expect(page.locator('.result').getAttribute('data-state')).resolves.toBe('answer');
     expect(await page.locator('.steps li').count()).toBeGreaterThan(0);

@@ -40,7 +40,7 @@ export interface ConsoleServer {
   /** The invitation link `serve` printed for the local account. */
   invitation: string;
   /** A request the demo bundle answers. */
-  example: { brand: string; model: string; code: string };
+  example: { brand: string; model: string; error_code: string };
   /** A second handle on the server's state file, for setting up other accounts. */
   state: SqliteStateStore;
   close(): Promise<void>;
