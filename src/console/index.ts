@@ -19,7 +19,7 @@ import type { LayoutContext } from './layout.js';
 import { invitationPage, messagePage, signInPage } from './pages/account.js';
 import { keysPage, revokePage } from './pages/keys.js';
 import { pageViewPage, type TryForm, type TryResult, tryPage } from './pages/try.js';
-import { ledgerCsv, usagePage } from './pages/usage.js';
+import { LEDGER_ROWS_SHOWN, ledgerCsv, usagePage } from './pages/usage.js';
 import { hashPassword, passwordProblem, spendVerifyTime, verifyPassword } from './passwords.js';
 import {
   anonymousCsrf,
@@ -229,6 +229,8 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
   });
 
   app.post('/sign-out', async (req, reply) => {
+    // Signing out of a session that has already ended needs no token: there is nothing left to end.
+    if (!(await currentSession(req, state))) return reply.redirect(`${base}/sign-in`, 303);
     const session = await signedInPost(req, reply);
     if (!session) return reply;
     await endSession(req, reply, state, session, base);
@@ -384,7 +386,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     const [quota, daily, ledger, keys] = await Promise.all([
       state.quota(id),
       state.dailyUsage(id, period),
-      state.ledger({ account_id: id, period, limit: 101 }),
+      state.ledger({ account_id: id, period, limit: LEDGER_ROWS_SHOWN + 1 }),
       state.keys(id),
     ]);
     return sendPage(reply, usagePage(ctx, { session, quota, daily, ledger, keys }));

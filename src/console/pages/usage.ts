@@ -92,7 +92,7 @@ export function usagePage(
     ) => html`<tr><td data-label="Time">${dateTime(e.created_at)}</td><td data-label="Operation">${e.operation}</td><td data-label="Units">${e.units}</td>
     <td class="mono" data-label="Key">${e.key_id ? (prefixes.get(e.key_id) ?? e.key_id) : 'console'}</td><td class="mono small" data-label="Request id">${e.request_id}</td></tr>`,
   )}</tbody></table></div>
-  ${v.ledger.length > LEDGER_ROWS_SHOWN ? html`<p class="muted">The newest ${LEDGER_ROWS_SHOWN} of ${v.ledger.length} calls; the CSV has them all.</p>` : ''}`
+  ${v.ledger.length > LEDGER_ROWS_SHOWN ? html`<p class="muted">The newest ${LEDGER_ROWS_SHOWN} calls are shown; the CSV has them all.</p>` : ''}`
   }
 </section>`,
   });
