@@ -48,6 +48,8 @@ export interface IngestReport {
   /** Why the bundle was not written, when it was not. */
   reason: string | null;
   files: FileResult[];
+  /** Documents of the previous bundle that the new one does not hold (empty when nothing was written). */
+  dropped: string[];
   totals: {
     files: number;
     ingested: number;
@@ -133,7 +135,10 @@ export async function ingest(
       onEvent({ type: 'writing' });
       builder.finish(corpusHash(hashParts, options.snapshots), options.meta);
     }
-    return report(options.bundle, reason === null, reason, results, started);
+    const kept = new Set(results.map((r) => r.document_id).filter((id): id is string => id !== null));
+    const dropped =
+      reason === null ? [...(previous?.values() ?? [])].map((d) => d.id).filter((id) => !kept.has(id)) : [];
+    return report(options.bundle, reason === null, reason, results, dropped.sort(), started);
   } catch (err) {
     builder.abort();
     throw err;
@@ -388,6 +393,7 @@ function report(
   written: boolean,
   reason: string | null,
   files: FileResult[],
+  dropped: string[],
   started: number,
 ): IngestReport {
   const ok = files.filter((f) => f.status !== 'failed');
@@ -396,6 +402,7 @@ function report(
     written,
     reason,
     files,
+    dropped,
     totals: {
       files: files.length,
       ingested: files.filter((f) => f.status === 'ingested').length,
