@@ -110,16 +110,23 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
   const db = reader.db;
   const checks: VerifyCheck[] = [];
   type Outcome = { skipped: string } | { note: string } | undefined;
-  const check = (name: string, run: (fail: (msg: string) => void) => Outcome | void) => {
+  const check = (
+    name: string,
+    run: (fail: (msg: string) => void, settle: (outcome: Outcome) => void) => void,
+  ) => {
     const failures: string[] = [];
     let total = 0;
     let outcome: Outcome;
     try {
-      outcome =
-        run((msg) => {
+      run(
+        (msg) => {
           total++;
           if (failures.length < MAX_LISTED) failures.push(msg);
-        }) ?? undefined;
+        },
+        (o) => {
+          outcome = o;
+        },
+      );
     } catch (err) {
       total++;
       failures.push(`check crashed: ${(err as Error).message}`);
@@ -168,7 +175,7 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
       }
     }
   });
-  check('every page has a snapshot', (fail) => {
+  check('every page has a snapshot', (fail, settle) => {
     // A document built with --no-snapshots has none by design: that is reported as a fact, never as a pass.
     const documents = reader.documents();
     const without = documents.filter((d) => !d.has_snapshots);
@@ -180,10 +187,12 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
       const have = new Set(rows.map((r) => r.page));
       for (let p = 1; p <= d.page_count; p++) if (!have.has(p)) fail(`${d.id}: page ${p} has no snapshot`);
     }
-    if (without.length === 0) return undefined;
-    if (without.length === documents.length) return { skipped: 'the bundle was built without snapshots' };
-    const names = without.length <= 3 ? `: ${without.map((d) => d.id).join(', ')}` : '';
-    return { note: `${without.length} of ${documents.length} documents built without snapshots${names}` };
+    if (without.length === 0) return;
+    if (without.length === documents.length) settle({ skipped: 'the bundle was built without snapshots' });
+    else {
+      const names = without.length <= 3 ? `: ${without.map((d) => d.id).join(', ')}` : '';
+      settle({ note: `${without.length} of ${documents.length} documents built without snapshots${names}` });
+    }
   });
   check('snapshots are WebP images', (fail) => {
     const rows = db
