@@ -90,13 +90,35 @@ describe('heatsource ingest: bad input is reported per file, the rest still inge
     result = ingestJson([corpus, '--bundle', bundle, '--no-snapshots']);
   });
 
-  it('writes the bundle from the valid manuals and exits 0', () => {
-    expect(result.status).toBe(0);
+  it('writes the bundle from the valid manuals and exits 7, done in part', () => {
+    expect(result.status).toBe(7);
     expect(result.report.written).toBe(true);
     // Files are taken in path order, so "good-copy.pdf" comes first and "good.pdf" is its duplicate.
     expect(fileResult(result.report, 'good-copy.pdf').status).toBe('ingested');
     expect(fileResult(result.report, 'good-copy.pdf').error_codes).toBeGreaterThanOrEqual(3);
-    expect(runCli(['bundle', 'verify', bundle]).status).toBe(0);
+    const verify = runCli(['bundle', 'verify', bundle]);
+    expect(verify.status).toBe(0);
+    // Built with --no-snapshots: a fact, never a pass.
+    expect(verify.stdout).toContain(
+      '– every page has a snapshot: not checked, the bundle was built without snapshots',
+    );
+    expect(verify.stdout).not.toContain('✓ every page has a snapshot');
+  });
+
+  it('names the failed files and says which documents the new bundle no longer holds', () => {
+    const copy = path.join(tmp, 'shrunk.bundle');
+    fs.copyFileSync(bundle, copy);
+    const kept = path.join(tmp, 'kept-only');
+    fs.mkdirSync(kept, { recursive: true });
+    for (const ext of ['pdf', 'yaml'])
+      fs.copyFileSync(path.join(corpus, `good-copy.${ext}`), path.join(kept, `good-copy.${ext}`));
+    writeManual(kept, 'corrupt', Buffer.from('%PDF-1.7\nnot a pdf\n%%EOF'), sidecarYaml(VALID_SIDECAR));
+    const r = runCli(['ingest', kept, '--bundle', copy, '--no-snapshots']);
+    expect(r.status).toBe(7);
+    expect(r.stderr).toMatch(/corrupt\.pdf/);
+    expect(r.stderr).toMatch(
+      /the new bundle no longer holds \d+ document\(s\) of the previous one: .*no-sidecar/,
+    );
   });
 
   it('reports a duplicate document', () => {
