@@ -65,10 +65,12 @@ export default class Ingest extends HeatsourceCommand {
       const t = report.totals;
       this.log(
         report.written
-          ? `bundle ${report.bundle}: ${t.ingested} ingested, ${t.reused} reused, ${t.failed} failed; ${t.pages} pages, ${t.error_codes} error codes (${report.ms} ms)`
+          ? `bundle ${report.bundle}: ${t.ingested} ingested, ${t.reused} reused, ${t.failed} failed${t.kept_previous > 0 ? ` (${t.kept_previous} kept their previous version)` : ''}; ${t.pages} pages, ${t.error_codes} error codes (${report.ms} ms)`
           : `bundle not written: ${report.reason}`,
       );
-      for (const f of report.files.filter((x) => x.status === 'failed')) this.logToStderr(describe(f));
+      // The progress lines have named each failed file already; a bundle not written repeats why.
+      if (!report.written)
+        for (const f of report.files.filter((x) => x.status === 'failed')) this.logToStderr(describe(f));
       if (report.written && report.dropped.length > 0) {
         this.logToStderr(
           `the new bundle no longer holds ${report.dropped.length} document(s) of the previous one: ${report.dropped.join(', ')}`,

@@ -105,20 +105,39 @@ describe('heatsource ingest: bad input is reported per file, the rest still inge
     expect(verify.stdout).not.toContain('✓ every page has a snapshot');
   });
 
-  it('names the failed files and says which documents the new bundle no longer holds', () => {
+  it('keeps the previous version of a manual whose new copy is broken, and names what the bundle lost', async () => {
     const copy = path.join(tmp, 'shrunk.bundle');
     fs.copyFileSync(bundle, copy);
-    const kept = path.join(tmp, 'kept-only');
-    fs.mkdirSync(kept, { recursive: true });
-    for (const ext of ['pdf', 'yaml'])
-      fs.copyFileSync(path.join(corpus, `good-copy.${ext}`), path.join(kept, `good-copy.${ext}`));
-    writeManual(kept, 'corrupt', Buffer.from('%PDF-1.7\nnot a pdf\n%%EOF'), sidecarYaml(VALID_SIDECAR));
-    const r = runCli(['ingest', kept, '--bundle', copy, '--no-snapshots']);
-    expect(r.status).toBe(7);
-    expect(r.stderr).toMatch(/corrupt\.pdf/);
-    expect(r.stderr).toMatch(
-      /the new bundle no longer holds \d+ document\(s\) of the previous one: .*no-sidecar/,
+    const ids = (file: string) =>
+      (
+        JSON.parse(runCli(['bundle', 'info', file, '--json']).stdout) as { documents: { id: string }[] }
+      ).documents
+        .map((d) => d.id)
+        .sort();
+    expect(ids(copy)).toContain('good-copy');
+    // good-copy.pdf is now broken, no-sidecar.pdf is gone from the folder, and one new broken file.
+    const next = path.join(tmp, 'broken-upload');
+    writeManual(
+      next,
+      'good-copy',
+      Buffer.from('%PDF-1.7\ntruncated upload\n%%EOF'),
+      sidecarYaml(VALID_SIDECAR),
     );
+    writeManual(next, 'corrupt', Buffer.from('%PDF-1.7\nnot a pdf\n%%EOF'), sidecarYaml(VALID_SIDECAR));
+    const fresh = await renderPdf({ title: 'Another manual', pages: manualPages('another manual') });
+    writeManual(next, 'another', fresh, sidecarYaml(VALID_SIDECAR));
+    const r = runCli(['ingest', next, '--bundle', copy, '--no-snapshots']);
+    expect(r.status, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(
+      /✗ good-copy\.pdf: .*\(the previous version of good-copy is kept in the bundle\)/,
+    );
+    expect(r.stderr).toMatch(/✗ corrupt\.pdf: /);
+    expect(r.stderr).toMatch(
+      /the new bundle no longer holds 1 document\(s\) of the previous one: no-sidecar/,
+    );
+    expect(r.stdout).toMatch(/2 failed \(1 kept their previous version\)/);
+    expect(ids(copy)).toEqual(['another', 'good-copy']);
+    expect(runCli(['bundle', 'verify', copy]).status).toBe(0);
   });
 
   it('reports a duplicate document', () => {
