@@ -1,8 +1,10 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { HeatsourceCommand } from '../../src/cli/base-command.js';
+import { CliError, EXIT } from '../../src/cli/exit-codes.js';
 import { InvitationError, inviteHolder } from '../../src/state/invitations.js';
 import { defaultStatePath, openState } from '../../src/state/open.js';
 
-export default class AccountsInvite extends Command {
+export default class AccountsInvite extends HeatsourceCommand {
   static override summary = 'Invite a person to hold an account in the web console (a one-time link).';
   static override description =
     'Prints a link that lets the person set a password and sign in to /console, where they manage the ' +
@@ -32,7 +34,7 @@ export default class AccountsInvite extends Command {
       base = new URL(flags.url);
       if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('not http');
     } catch {
-      this.error(`--url must be an http or https URL; got ${flags.url}`, { exit: 2 });
+      throw new CliError(`--url must be an http or https URL; got ${flags.url}`, EXIT.usage);
     }
     const state = openState(flags.state ?? defaultStatePath());
     try {
@@ -63,7 +65,7 @@ export default class AccountsInvite extends Command {
         );
       }
     } catch (err) {
-      if (err instanceof InvitationError) this.error(err.message, { exit: 2 });
+      if (err instanceof InvitationError) throw new CliError(err.message, EXIT.usage);
       throw err;
     } finally {
       await state.close();
