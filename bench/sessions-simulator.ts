@@ -256,8 +256,9 @@ export class SimulatedTechnician {
       const readings = this.fromKeys(e.result);
       const resolves = e.result.resout === true;
       const kinds = ids.map(kindOf);
-      if (ids.length > 0 && kinds.every((k) => READING_KINDS.has(k))) {
-        // A check after work: it shows whether the work before it cleared the fault.
+      if (kinds.every((k) => READING_KINDS.has(k))) {
+        // A check after work (or a step the taxonomy has no id for, such as a test cycle): it shows
+        // whether the work just before it cleared the fault.
         const last = this.changes[this.changes.length - 1];
         if (last && resolves && last.at === at - 1) last.resolves = true;
       }

@@ -246,6 +246,8 @@ export const Settings = z
     selection: z
       .object({
         min_gain_bits: z.number().positive(),
+        quick_minutes: z.number().min(0).default(0),
+        quick_min_gain: z.number().positive().default(0.05),
         /** A check rules a cause out when one of its outcomes has likelihood ratio at most this. */
         rule_out_ratio: z.number().gt(0).lt(1),
       })

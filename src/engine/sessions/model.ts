@@ -422,6 +422,8 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       budget: init.budget ?? s.budget_turns,
       minAnswers: s.conclusion.min_answers,
       minGainBits: s.selection.min_gain_bits,
+      quickMinutes: s.selection.quick_minutes,
+      quickMinGain: s.selection.quick_min_gain,
       ruleOutRatio: s.selection.rule_out_ratio,
       escalationCost: s.cost.escalation,
     },

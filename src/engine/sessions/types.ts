@@ -136,6 +136,13 @@ export interface ModelSettings {
   budget: number;
   minAnswers: number;
   minGainBits: number;
+  /**
+   * Readings of at most `quickMinutes` come before any repair when their expected information,
+   * discounted by the chance the technician can answer, reaches `quickMinGain` bits (absent in
+   * sessions stored before the rule existed: then 0 minutes, no quick readings).
+   */
+  quickMinutes?: number;
+  quickMinGain?: number;
   ruleOutRatio: number;
   escalationCost: number;
 }
