@@ -73,6 +73,8 @@ const NumberQuantity = z
     nominal: z.array(NominalRule).min(1),
     /** Half-width of the soft boundary around each end of the nominal range. */
     margin: z.number().positive(),
+    /** What an instrument can read at all on a working installation; a reading outside is refused. */
+    plausible: z.tuple([z.number(), z.number()]),
     /** Values at or below this fall in the `zero` band (no flow, no current, no voltage). */
     zero: z.number().optional(),
     /** `upper`: only values above the range are abnormal (a deviation); `lower`: only values below. */
@@ -247,6 +249,7 @@ export const Settings = z
       .object({
         min_gain_bits: z.number().positive(),
         quick_minutes: z.number().min(0).default(0),
+        glance_minutes: z.number().min(0).default(0),
         quick_min_gain: z.number().positive().default(0.05),
         /** A check rules a cause out when one of its outcomes has likelihood ratio at most this. */
         rule_out_ratio: z.number().gt(0).lt(1),
@@ -334,6 +337,11 @@ export function checkKnowledgeReferences(k: Knowledge): string[] {
       for (const rule of q.nominal) {
         if (2 * q.margin >= rule.range[1] - rule.range[0]) {
           problems.push(`quantity ${q.id}: margin too wide for range ${rule.range.join('..')}`);
+        }
+        if (rule.range[0] < q.plausible[0] || rule.range[1] > q.plausible[1]) {
+          problems.push(
+            `quantity ${q.id}: nominal range ${rule.range.join('..')} is not within its plausible range`,
+          );
         }
       }
       if (q.baseline) {

@@ -382,13 +382,18 @@ export function decide(s: Situation): Decision {
 
   // What a technician reads in a couple of minutes (a gauge, the display, the air vent) comes before
   // any work on the installation, when it tells something.
-  // The bar rises as the technician fails to read what is asked: the case may not have it to hand.
-  const quick = bestByGainPerCost(
-    model,
-    p,
-    information.filter((a) => a.minutes <= (settings.quickMinutes ?? 0)),
-    (settings.quickMinGain ?? 1) / s.readable,
-  );
+  // A glance (the gauge, the display) is always worth its minute or two; for the other quick readings
+  // the bar rises as the technician fails to read what is asked: the case may not have it to hand.
+  const quickGain = settings.quickMinGain ?? 1;
+  const glances = information.filter((a) => a.minutes <= (settings.glanceMinutes ?? 0));
+  const quick =
+    bestByGainPerCost(model, p, glances, quickGain) ??
+    bestByGainPerCost(
+      model,
+      p,
+      information.filter((a) => a.minutes <= (settings.quickMinutes ?? 0)),
+      quickGain / s.readable,
+    );
   if (quick && quick.action.id === bestObservation?.action.id)
     return { kind: 'ask', actionId: quick.action.id };
 
