@@ -1,7 +1,7 @@
 /**
  * Guided-troubleshooting evaluation against the peer benchmark's cases.
  *
- *   npm run bench:sessions [-- --cases DIR] [--json] [--taxonomy DIR] [--budget N] [--threshold P]
+ *   npm run bench:sessions [-- --cases DIR] [--json] [--taxonomy DIR] [--lofo] [--budget N] [--threshold P]
  *
  * Default cases: ../shared/hvac-bench/sessions (relative to the project root); every format found
  * there (v2 and v3 JSON lines, AM JSON files) is read. A simulated technician answers each action
@@ -17,12 +17,14 @@ import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
 import { PROJECT_ROOT } from '../src/project-path.js';
 import { loadCases } from './sessions-cases.js';
 import { type EvalOptions, type EvaluationReport, evaluateCases, type Summary } from './sessions-eval.js';
+import { type LofoReport, leaveOneFormatOut, type Tunables } from './sessions-lofo.js';
 import { DEFAULT_TAXONOMY_DIR, loadTaxonomy, taxonomyPresent } from './sessions-taxonomy.js';
 
 interface Args {
   cases: string;
   taxonomy: string;
   json: boolean;
+  lofo: boolean;
   options: EvalOptions;
 }
 
@@ -35,6 +37,7 @@ function parseArgs(argv: string[]): Args {
       cases: { type: 'string', default: DEFAULT_CASES_DIR },
       taxonomy: { type: 'string', default: DEFAULT_TAXONOMY_DIR },
       json: { type: 'boolean', default: false },
+      lofo: { type: 'boolean', default: false },
       budget: { type: 'string' },
       threshold: { type: 'string' },
     },
@@ -43,6 +46,7 @@ function parseArgs(argv: string[]): Args {
     cases: path.resolve(values.cases),
     taxonomy: path.resolve(values.taxonomy),
     json: values.json,
+    lofo: values.lofo,
     options: {},
   };
   if (values.budget !== undefined) args.options.budget = Number(values.budget);
@@ -94,6 +98,27 @@ function markdown(
   return lines.join('\n');
 }
 
+function tunables(t: Tunables): string {
+  return `threshold ${t.threshold}, settled ${t.settled_threshold}, quick gain ${t.quick_min_gain}`;
+}
+
+function lofoMarkdown(lofo: LofoReport): string {
+  const lines = [
+    '',
+    `Leave one format out (${lofo.grid_points} grid points; knowledge and policy frozen)`,
+    '',
+    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    summaryRow('out of sample (pooled)', lofo.pooled),
+  ];
+  for (const f of lofo.folds) lines.push(summaryRow(`held out: ${f.held_out}`, f.test));
+  lines.push(summaryRow('all-in (tuned on all, in sample)', lofo.all_in.summary), '');
+  for (const f of lofo.folds)
+    lines.push(`- held out ${f.held_out}: chosen on the others: ${tunables(f.chosen)}`);
+  lines.push(`- all-in: ${tunables(lofo.all_in.chosen)}`);
+  return lines.join('\n');
+}
+
 function main(): void {
   let args: Args;
   try {
@@ -119,9 +144,20 @@ function main(): void {
   const taxonomy = loadTaxonomy(args.taxonomy);
   const { cases, skipped } = loadCases(args.cases);
   const report = evaluateCases(knowledge, taxonomy, cases, args.options);
+  const lofo = args.lofo ? leaveOneFormatOut(knowledge, taxonomy, cases, args.options) : undefined;
   if (args.json)
-    console.log(JSON.stringify({ ...report, knowledge_version: knowledge.version, skipped_files: skipped }));
-  else console.log(markdown(report, args.cases, skipped));
+    console.log(
+      JSON.stringify({
+        ...report,
+        ...(lofo ? { leave_one_format_out: lofo } : {}),
+        knowledge_version: knowledge.version,
+        skipped_files: skipped,
+      }),
+    );
+  else {
+    console.log(markdown(report, args.cases, skipped));
+    if (lofo) console.log(lofoMarkdown(lofo));
+  }
 }
 
 main();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../bench/sessions-cases.js';
 import { evaluateCases, trueCausesOf } from '../../bench/sessions-eval.js';
+import { GRID, leaveOneFormatOut } from '../../bench/sessions-lofo.js';
 import { SimulatedTechnician } from '../../bench/sessions-simulator.js';
 import { loadTaxonomy } from '../../bench/sessions-taxonomy.js';
 import { createSession, loadKnowledge, nextAction } from '../../src/engine/sessions/index.js';
@@ -234,6 +235,19 @@ describe('session benchmark harness', () => {
       'answered_rate',
     ]) {
       expect(report).toHaveProperty(key);
+    }
+  });
+
+  it('chooses the tunables without the held-out format and scores every case once out of sample', () => {
+    const { cases } = loadCases(dir);
+    const lofo = leaveOneFormatOut(k, taxonomy, cases);
+    expect(lofo.grid_points).toBe(GRID.length);
+    expect(lofo.folds.map((f) => f.held_out).sort()).toEqual(['am', 'v2', 'v3']);
+    expect(lofo.pooled.cases).toBe(3);
+    for (const f of lofo.folds) {
+      expect(f.test.cases).toBe(1);
+      expect(f.train.cases).toBe(2);
+      expect(GRID).toContainEqual(f.chosen);
     }
   });
 });

@@ -11,8 +11,11 @@ const CASES = path.resolve(PROJECT_ROOT, '../shared/hvac-bench/sessions');
 const present =
   statSync(CASES, { throwIfNoEntry: false })?.isDirectory() === true && taxonomyPresent(DEFAULT_TAXONOMY_DIR);
 
-/** conv@5 measured on the peer's cases when this test was last updated (0.837), less two points. */
-const CONV5_FLOOR = 0.4;
+/**
+ * conv@5 with the frozen settings, measured on the peer's cases when this test was last updated
+ * (0.488, with a technician that answers only through the peer's taxonomy), less two points.
+ */
+const CONV5_FLOOR = 0.468;
 
 if (!present) {
   console.warn(
