@@ -79,6 +79,16 @@ describe("the manual's own ranges, for the session's model", () => {
     expect(expectedText(pub('read_water_delta_t'))[0]).toContain('a general figure: the manual gives none');
   });
 
+  it('states the range a repair restores, from the manual with its page or as a general figure', () => {
+    const topUp = start('AW-80').model.actions.find((a) => a.id === 'top_up_water_pressure')!;
+    expect(topUp.prompt.en).toMatch(/The manual gives 1 to 2\.5 bar\.$/);
+    expect(topUp.citations).toContainEqual(citation(7));
+    const plain = createSession(k, { equipment: 'air_water', brand: 'Acme', model: 'AW-80' });
+    const general = plain.model.actions.find((a) => a.id === 'top_up_water_pressure')!;
+    expect(general.prompt.en).toMatch(/General figure \(the manual gives none\): 1\.2 to 2\.5 bar\.$/);
+    expect(general.citations).toEqual([]);
+  });
+
   it('cites the page of a step that speaks of the cause', () => {
     const circulator = toPublic(start('AW-80')).hypotheses.find((h) => h.id === 'circulator_failed')!;
     expect(circulator.citations).toContainEqual(citation(7));

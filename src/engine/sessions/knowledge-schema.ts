@@ -143,6 +143,8 @@ export const Action = z
     reliability: z.number().gt(0).max(1).default(1),
     /** For a repair: probability that it clears the fault when each listed cause is the true one. */
     fixes: z.record(z.string(), z.number().gt(0).max(1)).optional(),
+    /** For a repair: the number quantity it brings back into range; its prompt states that range. */
+    restores: z.string().optional(),
     /** Swaps or opens a part: never proposed while a cheaper check could rule its cause out. */
     replacement: z.boolean().default(false),
     /** A major part: a unit under warranty goes to the manufacturer instead. */
@@ -369,6 +371,8 @@ export function checkKnowledgeReferences(k: Knowledge): string[] {
       problems.push(`action ${a.id}: a repair must list the causes it fixes`);
     }
     if (a.kind !== 'repair' && a.fixes) problems.push(`action ${a.id}: only a repair fixes causes`);
+    if (a.restores !== undefined && quantities.get(a.restores)?.type !== 'number')
+      problems.push(`action ${a.id}: restores ${a.restores}, which is not a number quantity`);
     if (a.kind === 'escalate' && !a.escalation) problems.push(`action ${a.id}: an escalation needs a target`);
     for (const id of Object.keys(a.fixes ?? {})) {
       if (!causes.has(id)) problems.push(`action ${a.id}: fixes unknown cause ${id}`);

@@ -5,6 +5,7 @@ import {
   type Cause,
   type EquipmentKind,
   type Knowledge,
+  type Labels,
   type Quantity,
   quantityOutcomes,
 } from './knowledge-schema.js';
@@ -246,6 +247,15 @@ function statedEvidence(k: Knowledge, init: SessionInit, actions: ModelAction[])
   return stated.map((r) => ({ ...r, action_id: readingActionOf(actions, r.quantity)!.id }));
 }
 
+/** A repair's prompt with the range it restores, saying whether the manual or a general figure gives it. */
+function withRange(prompt: Labels, range: [number, number], unit: string, fromManual: boolean): Labels {
+  const [lo, hi] = range;
+  return {
+    en: `${prompt.en} ${fromManual ? 'The manual gives' : 'General figure (the manual gives none):'} ${lo} to ${hi} ${unit}.`,
+    fr: `${prompt.fr} ${fromManual ? 'Le manuel donne' : 'Valeur générale (le manuel n’en donne pas) :'} ${lo} à ${hi} ${unit}.`,
+  };
+}
+
 /**
  * The nominal ranges the manual's entry for the code states, by quantity: they replace the knowledge's
  * general figures when they are usable (inside the plausible range, wider than the soft margins).
@@ -374,6 +384,14 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
     let table: OutcomeTable | null = null;
     let expected: Expected = { type: 'boolean' };
     const citations = [...(manual.actionCitations.get(a.id) ?? [])];
+    let prompt = a.prompt;
+    const restored = a.restores ? quantities.get(a.restores) : undefined;
+    if (restored?.type === 'number') {
+      const sourced = sourcedRanges.get(restored.id);
+      prompt = withRange(a.prompt, sourced?.range ?? nominalFor(restored, context), restored.unit, !!sourced);
+      if (sourced && !citations.some((c) => sameCitation(c, sourced.source.citation)))
+        citations.push(sourced.source.citation);
+    }
     if (q) {
       expected = expectedOf(q, context);
       const sourced = sourcedRanges.get(q.id);
@@ -409,7 +427,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       id: a.id,
       kind: a.kind,
       label: a.label,
-      prompt: a.prompt,
+      prompt,
       source: 'knowledge',
       quantity: q?.id ?? null,
       quantityLabel: q?.label ?? null,
