@@ -208,7 +208,7 @@ export class SimulatedTechnician {
         for (const [q, v] of readings) {
           // A reading after unsuccessful work elsewhere still describes the installation as found.
           if (current) current.readings.set(q, v);
-          if ((!current || !current.resolves) && !this.initial.has(q)) this.initial.set(q, v);
+          if (!current?.resolves && !this.initial.has(q)) this.initial.set(q, v);
         }
         if (current && step.resolves) current.resolves = true;
         return;

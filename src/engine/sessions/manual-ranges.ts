@@ -18,12 +18,14 @@ export interface ManualRange {
 }
 
 const NUMBER = String.raw`(\d+(?:[.,]\d+)?)`;
-const BETWEEN = String.raw`(?:between|entre|zwischen|tussen)`;
-const AND = String.raw`(?:and|et|und|y|en)`;
-const TO = String.raw`(?:to|à|a|bis|tot|-|–)`;
-const AT_LEAST = String.raw`(?:at least|minimum of|minimum|min\.|no less than|au moins|au minimum|minimum de|mindestens|al menos|como mínimo|minimaal|minstens)`;
-const AT_MOST = String.raw`(?:at most|maximum of|maximum|max\.|no more than|au plus|au maximum|maximum de|höchstens|maximal|como máximo|maximaal|hoogstens)`;
-const FOR = String.raw`(?:for|pour|für|para|voor)`;
+const BETWEEN = '(?:between|entre|zwischen|tussen)';
+const AND = '(?:and|et|und|y|en)';
+const TO = '(?:to|à|a|bis|tot|-|–)';
+const AT_LEAST =
+  '(?:at least|minimum of|minimum|min\\.|no less than|au moins|au minimum|minimum de|mindestens|al menos|como mínimo|minimaal|minstens)';
+const AT_MOST =
+  '(?:at most|maximum of|maximum|max\\.|no more than|au plus|au maximum|maximum de|höchstens|maximal|como máximo|maximaal|hoogstens)';
+const FOR = '(?:for|pour|für|para|voor)';
 
 /** Ways of writing a unit in a manual. */
 const UNIT_SPELLINGS: Record<string, string> = {
