@@ -1,7 +1,7 @@
 /**
- * Mapping between our troubleshooting vocabulary (data/knowledge) and the vocabulary of the peer
- * benchmark's cases (hvac-bench: taxonomy cause ids, action ids, quantity ids, and the French words its
- * case files use for readings). It is keyed by vocabulary only: no entry names a case.
+ * Mapping between our troubleshooting vocabulary (data/knowledge) and the peer benchmark's public
+ * taxonomy (hvac-bench/taxonomy: cause ids, action ids, quantity ids and their modalities). It is keyed
+ * by those ids only: no entry names a case, and no rule reads the words of a case's texts.
  */
 import type { EquipmentKind } from '../src/engine/sessions/knowledge-schema.js';
 
