@@ -76,9 +76,22 @@ export function expectedText(e: ExpectedResponse): string[] {
   if (e.type === 'boolean') return ['yes or no'];
   if (e.type === 'number') {
     const unit = e.unit ? ` in ${e.unit}` : '';
-    const range = e.nominal_range
-      ? ` (normal ${e.nominal_range[0]} to ${e.nominal_range[1]}${e.unit ? ` ${e.unit}` : ''})`
-      : '';
+    const u = e.unit ? ` ${e.unit}` : '';
+    const source = e.range_source;
+    let range = '';
+    if (source?.kind === 'manual' && source.stated && source.citation) {
+      const [low, high] = source.stated;
+      const stated =
+        low !== null && high !== null
+          ? `${low} to ${high}${u}`
+          : low !== null
+            ? `at least ${low}${u}`
+            : `at most ${high}${u}`;
+      range = ` (normal ${stated}, from the manual: ${citationText(source.citation)})`;
+    } else if (e.nominal_range) {
+      const general = source?.kind === 'knowledge' ? ', a general figure: the manual gives none' : '';
+      range = ` (normal ${e.nominal_range[0]} to ${e.nominal_range[1]}${u}${general})`;
+    }
     return [`a number${unit}${range}`];
   }
   if (e.type === 'choice') return (e.choices ?? []).map((c, i) => `${i + 1}  ${c.label}`);
