@@ -267,16 +267,15 @@ describe('4. Endpoints', () => {
       unknown: true,
     });
     expect(res.status).toBe(200);
-    // Typed: a value of the wrong type for the pending action is refused.
-    const wrong = s.next_action.expected.type === 'number' ? 'not a number' : 12345;
-    const next = res.json as { next_action: { id: string; expected: { type: string } } | null };
-    if (next.next_action && next.next_action.expected.type !== 'text') {
-      const typed = await post(`/v2/diagnostic-sessions/${s.id}/responses`, {
-        action_id: next.next_action.id,
-        value: next.next_action.expected.type === 'number' ? 'not a number' : wrong,
-      });
-      expect(typed.status).toBe(422);
-    }
+    // Typed: a value of another type than the pending action expects is refused.
+    const next = (res.json as { next_action: { id: string; expected: { type: string } } | null }).next_action;
+    expect(next).not.toBeNull();
+    const wrong = next!.expected.type === 'number' ? 'not a number' : 12345;
+    const typed = await post(`/v2/diagnostic-sessions/${s.id}/responses`, {
+      action_id: next!.id,
+      value: wrong,
+    });
+    expect(typed.status).toBe(422);
   });
 
   it('"POST | /v1/diagnostic/turn | … Header `Idempotency-Key` is required."', async () => {
