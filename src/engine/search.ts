@@ -113,7 +113,7 @@ function rank(
   }
   if (analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
-  return rankPages(reader.searchIndex(), analyzed, filter).slice(0, MAX_RESULTS);
+  return rankPages(reader, analyzed, filter).slice(0, MAX_RESULTS);
 }
 
 function toResult(
