@@ -44,6 +44,8 @@ const MAX_SPELLINGS = 50;
  * only chooses which chunks are scored; the order is decided by the exact scoring.
  */
 const CANDIDATES = 200;
+/** Share of the chunks above which a term is too common to propose candidates. */
+const COMMON_SHARE = 0.05;
 
 /** The on-disk index as ranking sees it (BundleReader implements it). */
 export interface ChunkIndex {
@@ -137,18 +139,7 @@ export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankF
   };
   const scored = groups.map((group) => groupTerms(index, group, frequencyOf));
   const { chunks: total, lengths } = index.searchStats;
-  const filterMatch = facetExpression(filter);
-  const candidateTerms = scored.flatMap(({ terms }, word) =>
-    terms.flatMap((t) => {
-      const df = frequencyOf(t.term);
-      if (!df) return [];
-      const main = t.fields[0]!;
-      const weight = t.weight * main.boost * idf(Math.max(1, df[main.field]!), total);
-      const columns = t.fields.map((f) => INDEX_FIELDS[f.field]).join(' ');
-      const match = `{${columns}} : ${quote(t.term)}${filterMatch ? ` AND ${filterMatch}` : ''}`;
-      return [{ match, word, weight }];
-    }),
-  );
+  const candidateTerms = candidateQuery(scored, filter, frequencyOf, total);
   if (candidateTerms.length === 0) return [];
   const candidates = index.searchCandidates(candidateTerms, CANDIDATES);
 
@@ -291,6 +282,48 @@ function isTypo(word: QueryWord, frequencyOf: (term: string) => number[] | null)
   if (word.code || word.exact.length !== 1 || word.parts.length > 0) return false;
   const term = word.exact[0]!;
   return term.length >= 5 && !frequencyOf(term) && !word.stems.some((s) => frequencyOf(s));
+}
+
+/**
+ * The terms that propose candidates, each an FTS5 query with its word and weight (view weight x IDF).
+ * Terms standing in more than COMMON_SHARE of the chunks are left out: their postings are what a query
+ * costs, and their IDF adds little to the estimate (the exact scoring still counts them). Only when every
+ * term of the question is that common does each word propose by its rarest term.
+ */
+function candidateQuery(
+  scored: { terms: ScoredTerm[] }[],
+  filter: RankFilter,
+  frequencyOf: (term: string) => number[] | null,
+  total: number,
+): { match: string; word: number; weight: number }[] {
+  const filterMatch = facetExpression(filter);
+  const common = Math.max(CANDIDATES, COMMON_SHARE * total);
+  const all = scored.flatMap(({ terms }, word) =>
+    terms.flatMap((t) => {
+      const df = frequencyOf(t.term);
+      if (!df) return [];
+      const main = t.fields[0]!;
+      const columns = t.fields.map((f) => INDEX_FIELDS[f.field]).join(' ');
+      return [
+        {
+          match: `{${columns}} : ${quote(t.term)}${filterMatch ? ` AND ${filterMatch}` : ''}`,
+          word,
+          weight: t.weight * main.boost * idf(Math.max(1, df[main.field]!), total),
+          df: Math.max(...df),
+        },
+      ];
+    }),
+  );
+  let chosen = all.filter((t) => t.df <= common);
+  if (chosen.length === 0) {
+    const rarest = new Map<number, (typeof all)[number]>();
+    for (const t of all) {
+      const r = rarest.get(t.word);
+      if (!r || t.df < r.df) rarest.set(t.word, t);
+    }
+    chosen = [...rarest.values()];
+  }
+  return chosen.map(({ match, word, weight }) => ({ match, word, weight }));
 }
 
 /** The filters as an FTS5 query on the facet tokens, or null when nothing is filtered. */
