@@ -94,6 +94,12 @@ export class BundleReader {
       boundedDistance(String(a), String(b), Number(max)),
     );
     this.stmts = {
+      codesOfProcedure: this.db.prepare(
+        'SELECT code, title FROM error_codes WHERE procedure_chunk_id = ? ORDER BY id',
+      ),
+      brandCodeCount: this.db.prepare(
+        'SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE brand = ?',
+      ),
       termFields: this.db.prepare('SELECT col, doc FROM chunk_vocabulary WHERE term = ?'),
       spelling: this.db.prepare(
         `SELECT term, hs_distance(term, @term, @max) AS distance FROM spelling_terms
@@ -206,6 +212,80 @@ export class BundleReader {
 
   modelsOfDocument(documentId: string): ModelRow[] {
     return this.stmts.modelsOfDocument.all(documentId) as ModelRow[];
+  }
+
+  /** Every brand alias (normalised) with its canonical brand, by alias. */
+  brandAliases(): { norm: string; brand: string }[] {
+    return this.db.prepare('SELECT norm, brand FROM brand_aliases ORDER BY norm').all() as {
+      norm: string;
+      brand: string;
+    }[];
+  }
+
+  ranges(): RangeRow[] {
+    return this.db.prepare('SELECT * FROM ranges').all() as RangeRow[];
+  }
+
+  /** Every document-model link, by document. */
+  documentModelLinks(): { document_id: string; model_id: number }[] {
+    return this.db
+      .prepare('SELECT document_id, model_id FROM document_models ORDER BY document_id')
+      .all() as { document_id: string; model_id: number }[];
+  }
+
+  /** Every model alias, by alias. */
+  aliases(): { model_id: number; alias: string; norm: string }[] {
+    return this.db.prepare('SELECT model_id, alias, norm FROM aliases ORDER BY alias').all() as {
+      model_id: number;
+      alias: string;
+      norm: string;
+    }[];
+  }
+
+  /** The codes whose linked procedure is this chunk, in bundle order. */
+  codesOfProcedure(chunkId: string): { code: string; title: string }[] {
+    return this.stmts.codesOfProcedure.all(chunkId) as { code: string; title: string }[];
+  }
+
+  /** Distinct normalised codes of a brand, of a set of documents. */
+  distinctCodesOfBrand(brand: string): number {
+    return (this.stmts.brandCodeCount.get(brand) as { n: number }).n;
+  }
+
+  distinctCodesOfDocuments(documentIds: readonly string[]): number {
+    if (documentIds.length === 0) return 0;
+    const marks = documentIds.map(() => '?').join(', ');
+    return (
+      this.db
+        .prepare(`SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE document_id IN (${marks})`)
+        .get(...documentIds) as { n: number }
+    ).n;
+  }
+
+  /** Row counts of the catalogue and corpus tables. */
+  totals(): { models: number; documents: number; pages: number; error_codes: number } {
+    const count = (table: 'models' | 'documents' | 'pages' | 'error_codes') =>
+      (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return {
+      models: count('models'),
+      documents: count('documents'),
+      pages: count('pages'),
+      error_codes: count('error_codes'),
+    };
+  }
+
+  /**
+   * Error-code rows worth showing as examples, most telling first: approved manuals, codes with letters,
+   * rows with steps, English; at most `limit`.
+   */
+  exampleCodes(limit: number): { brand: string; code: string; document_id: string }[] {
+    return this.db
+      .prepare(
+        `SELECT e.brand, e.code, e.document_id FROM error_codes e JOIN documents d ON d.id = e.document_id
+         ORDER BY d.approved DESC, e.code GLOB '*[A-Za-z]*' DESC, e.steps_json != '[]' DESC, d.language = 'en' DESC,
+           d.id, e.id LIMIT ?`,
+      )
+      .all(limit) as { brand: string; code: string; document_id: string }[];
   }
 
   /**
