@@ -82,6 +82,13 @@ function peakRssMb(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
+/** Resident memory split as the kernel reports it: anonymous (heap, native) and file-backed. */
+function rssParts(): { anonMb: number; fileMb: number } {
+  const status = fs.readFileSync('/proc/self/status', 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return { anonMb: Math.round(kb('RssAnon') / 1024), fileMb: Math.round(kb('RssFile') / 1024) };
+}
+
 function rssMb(): number {
   return Math.round(process.memoryUsage().rss / 2 ** 20);
 }
@@ -206,6 +213,7 @@ function phaseServe(bundle: string): void {
       cpuP50Ms: at(cpu, 0.5),
       cpuP99Ms: at(cpu, 0.99),
       steadyRssMb: rssMb(),
+      ...rssParts(),
       peakRssMb: peakRssMb(),
     }),
   );

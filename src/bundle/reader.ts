@@ -88,8 +88,9 @@ export class BundleReader {
         `bundle format ${this.formatVersion} is not supported (expected ${FORMAT_VERSION}): rebuild it with \`heatsource ingest\``,
       );
     }
-    // Served from the OS page cache rather than read into the heap; 0 where mmap is unavailable.
-    this.db.pragma('mmap_size = 1073741824');
+    // Pages are read through SQLite's own cache, bounded here (32 MiB), and the OS page cache; no mmap,
+    // whose touched pages would count in the process's resident memory up to the bundle's size.
+    this.db.pragma('cache_size = -32768');
     this.db.function('hs_distance', { deterministic: true }, (a: unknown, b: unknown, max: unknown) =>
       boundedDistance(String(a), String(b), Number(max)),
     );
