@@ -105,6 +105,7 @@ export class BundleReader {
       spelling: this.db.prepare(
         `SELECT term, hs_distance(term, @term, @max) AS distance FROM spelling_terms
          WHERE length BETWEEN length(@term) - @max AND length(@term) + @max
+           AND (substr(term, 1, 1) = substr(@term, 1, 1) OR substr(term, 2, 1) = substr(@term, 2, 1))
            AND distance IS NOT NULL AND term <> @term
          ORDER BY distance, term LIMIT @limit`,
       ),
@@ -304,7 +305,11 @@ export class BundleReader {
     return out;
   }
 
-  /** Words of the index within `maxDistance` edits of a word, nearest first, at most `limit`. */
+  /**
+   * Words of the index within `maxDistance` edits of a word, nearest first, at most `limit`. Only words
+   * sharing its first or second letter are compared (a cheap test in SQL before the distance in
+   * JavaScript): a typo in both of the first two letters is not corrected.
+   */
   similarTerms(term: string, maxDistance: number, limit: number): { term: string; distance: number }[] {
     return this.stmts.spelling.all({ term, max: maxDistance, limit }) as { term: string; distance: number }[];
   }
