@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import sharp from 'sharp';
 import type { SnapshotMeta, SnapshotRequest } from '../contract/catalog.js';
 import type { CorpusView } from './corpus.js';
 import { ServiceError } from './errors.js';
@@ -10,11 +9,23 @@ export interface SnapshotImage {
   data: Buffer;
 }
 
-// Converted images are cached below, by variant; libvips' own operation cache would hold the same pixels a
-// second time outside the JS heap, and one thread per conversion keeps a burst of conversions from
-// multiplying native memory by the core count.
-sharp.cache(false);
-sharp.concurrency(1);
+type Sharp = typeof import('sharp')['default'];
+let sharpModule: Promise<Sharp> | undefined;
+
+/**
+ * sharp (libvips), loaded on the first conversion only: most callers never resize a page. Converted
+ * images are cached below, by variant; libvips' own operation cache would hold the same pixels a second
+ * time outside the JS heap, and one thread per conversion keeps a burst of conversions from multiplying
+ * native memory by the core count.
+ */
+function loadSharp(): Promise<Sharp> {
+  sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return sharpModule;
+}
 
 /** Bytes of converted images kept by default. */
 const CACHE_BYTES = 64 * 2 ** 20;
@@ -91,6 +102,7 @@ export class SnapshotService {
     let height = row.height;
     const resize = input.width !== undefined && input.width < row.width;
     if (resize || input.format === 'png') {
+      const sharp = await loadSharp();
       let img = sharp(row.webp);
       if (resize) img = img.resize({ width: input.width, withoutEnlargement: true });
       img = input.format === 'png' ? img.png({ compressionLevel: 6 }) : img.webp({ quality: 80 });
