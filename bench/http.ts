@@ -26,7 +26,7 @@ import { BundleReader } from '../src/bundle/reader.js';
 import { corpusView } from '../src/engine/corpus.js';
 import { diagnose } from '../src/engine/diagnostic.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
-import { buildApp } from '../src/http/app.js';
+import { buildApp } from '../src/serve/app.js';
 import { projectPath } from '../src/project-path.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { machineLine, median } from './machine.js';

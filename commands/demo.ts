@@ -3,8 +3,8 @@ import { ensureDemoBundle } from '../pipeline/ingest/demo.js';
 import { bundleInfo } from '../src/bundle/inspect.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { formatBundleInfo } from '../src/cli/bundle-format.js';
-import { ingestProgress } from '../src/cli/ingest-progress.js';
-import { ServeConfigError, startServer } from '../src/http/server.js';
+import { ingestProgress } from '../pipeline/ingest/progress-view.js';
+import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
 export default class Demo extends Command {

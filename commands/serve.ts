@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { ServeConfigError, startServer } from '../src/http/server.js';
+import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { projectPath } from '../src/project-path.js';
 import { defaultStatePath } from '../src/state/open.js';
 

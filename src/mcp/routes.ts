@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
-import type { Authenticator } from '../http/auth.js';
-import type { HttpMetrics } from '../http/metrics.js';
-import { sendServiceError } from '../http/problem.js';
+import type { Authenticator } from '../edge/auth.js';
+import type { HttpMetrics } from '../edge/metrics.js';
+import { sendServiceError } from '../edge/problem.js';
 import { projectPath } from '../project-path.js';
 import { McpDispatcher } from './dispatch.js';
-import { hostName, isLoopbackHost, OriginPolicy } from './origin.js';
+import { hostName, isLoopbackHost, OriginPolicy } from '../edge/origin.js';
 import {
   classify,
   DEFAULT_PROTOCOL_VERSION,

@@ -4,7 +4,7 @@ import { exampleDiagnostic } from '../engine/examples.js';
 import { curlExample, ensureLocalKey } from '../state/local-key.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
 import { buildApp } from './app.js';
-import { isLoopbackHost } from './loopback.js';
+import { isLoopbackHost } from '../edge/loopback.js';
 
 export interface ServeOptions {
   bundle: string;
