@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../engine/services.js';
 import type { Authenticator } from '../edge/auth.js';
 import type { HttpMetrics } from '../edge/metrics.js';
+import type { Services } from '../engine/services.js';
 import { buildOpenApi } from './openapi.js';
 import { registerOperations } from './routes.js';
 

@@ -1,8 +1,8 @@
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { DocumentRow } from '../bundle/schema.js';
 import { pageResourceUri } from '../contract/common.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
-import { RPC, RpcError } from './protocol.js';
 
 export const PAGE_URI_TEMPLATE = 'heatsource://documents/{document_id}/pages/{page}';
 const PAGE_URI = /^heatsource:\/\/documents\/([^/?#]+)\/pages\/([0-9]+)$/;
@@ -68,7 +68,8 @@ export class PageResources {
     let offset = 0;
     if (cursor !== undefined) {
       const decoded = decodeCursor(cursor);
-      if (decoded === null || decoded > total) throw new RpcError(RPC.invalidParams, 'invalid cursor');
+      if (decoded === null || decoded > total)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'invalid cursor');
       offset = decoded;
     }
     const resources: PageResource[] = [];
@@ -101,10 +102,10 @@ export class PageResources {
 
   async read(uri: string): Promise<ResourceContents[]> {
     const at = parsePageUri(uri);
-    if (!at) throw new RpcError(RPC.resourceNotFound, 'Resource not found', { uri });
+    if (!at) throw new ResourceNotFoundError(uri);
     const doc = this.services.view.document(at.documentId);
     if (!doc || at.page < 1 || at.page > doc.page_count) {
-      throw new RpcError(RPC.resourceNotFound, 'Resource not found', { uri });
+      throw new ResourceNotFoundError(uri);
     }
     const text = this.services.reader.page(doc.id, at.page)?.text ?? '';
     const contents: ResourceContents[] = [{ uri, mimeType: 'text/plain', text }];

@@ -1,10 +1,10 @@
 import { BundleOpenError, BundleReader } from '../bundle/reader.js';
+import { isLoopbackHost } from '../edge/loopback.js';
 import { corpusView } from '../engine/corpus.js';
 import { exampleDiagnostic } from '../engine/examples.js';
 import { curlExample, ensureLocalKey } from '../state/local-key.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
 import { buildApp } from './app.js';
-import { isLoopbackHost } from '../edge/loopback.js';
 
 export interface ServeOptions {
   bundle: string;
