@@ -4,6 +4,8 @@ import { pageResourceUri } from '../contract/common.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
 
+const LEGACY_RESOURCE_NOT_FOUND = -32002;
+
 export const PAGE_URI_TEMPLATE = 'heatsource://documents/{document_id}/pages/{page}';
 const PAGE_URI = /^heatsource:\/\/documents\/([^/?#]+)\/pages\/([0-9]+)$/;
 
@@ -100,12 +102,15 @@ export class PageResources {
     ];
   }
 
-  async read(uri: string): Promise<ResourceContents[]> {
+  /** The page's text and snapshot; `modern`: the request speaks 2026-07-28 (which answers not found with -32602). */
+  async read(uri: string, modern: boolean): Promise<ResourceContents[]> {
     const at = parsePageUri(uri);
-    if (!at) throw new ResourceNotFoundError(uri);
-    const doc = this.services.view.document(at.documentId);
-    if (!doc || at.page < 1 || at.page > doc.page_count) {
-      throw new ResourceNotFoundError(uri);
+    const doc = at ? this.services.view.document(at.documentId) : undefined;
+    if (!at || !doc || at.page < 1 || at.page > doc.page_count) {
+      // 2025 revisions answer an unknown resource with MCP's -32002; 2026-07-28 (SEP-2164) with -32602.
+      throw modern
+        ? new ResourceNotFoundError(uri)
+        : new ProtocolError(LEGACY_RESOURCE_NOT_FOUND, 'Resource not found', { uri });
     }
     const text = this.services.reader.page(doc.id, at.page)?.text ?? '';
     const contents: ResourceContents[] = [{ uri, mimeType: 'text/plain', text }];

@@ -110,9 +110,13 @@ export class McpCatalog {
       noCursor(request.params?.cursor);
       return { resourceTemplates: this.resources.templates() };
     });
-    server.setRequestHandler('resources/read', async (request) => ({
-      contents: await this.resources.read(request.params.uri),
-    }));
+    server.setRequestHandler('resources/read', async (request) => {
+      const { uri } = request.params;
+      if (typeof uri !== 'string' || uri.length === 0) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, '"uri" must be a non-empty string');
+      }
+      return { contents: await this.resources.read(uri, call.version === MODERN_PROTOCOL_VERSION) };
+    });
     server.setRequestHandler('prompts/list', async (request) => {
       noCursor(request.params?.cursor);
       return { prompts: [TROUBLESHOOT_PROMPT as never] };
