@@ -4,8 +4,6 @@ import { pageResourceUri } from '../contract/common.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
 
-const LEGACY_RESOURCE_NOT_FOUND = -32002;
-
 export const PAGE_URI_TEMPLATE = 'heatsource://documents/{document_id}/pages/{page}';
 const PAGE_URI = /^heatsource:\/\/documents\/([^/?#]+)\/pages\/([0-9]+)$/;
 
@@ -102,16 +100,14 @@ export class PageResources {
     ];
   }
 
-  /** The page's text and snapshot; `modern`: the request speaks 2026-07-28 (which answers not found with -32602). */
-  async read(uri: string, modern: boolean): Promise<ResourceContents[]> {
+  /**
+   * The page's text and snapshot. An unknown page is ResourceNotFoundError: -32602 with the URI in `data`
+   * (SEP-2164); the SDK writes that code for the 2025 revisions too, whose clients accept it beside -32002.
+   */
+  async read(uri: string): Promise<ResourceContents[]> {
     const at = parsePageUri(uri);
     const doc = at ? this.services.view.document(at.documentId) : undefined;
-    if (!at || !doc || at.page < 1 || at.page > doc.page_count) {
-      // 2025 revisions answer an unknown resource with MCP's -32002; 2026-07-28 (SEP-2164) with -32602.
-      throw modern
-        ? new ResourceNotFoundError(uri)
-        : new ProtocolError(LEGACY_RESOURCE_NOT_FOUND, 'Resource not found', { uri });
-    }
+    if (!at || !doc || at.page < 1 || at.page > doc.page_count) throw new ResourceNotFoundError(uri);
     const text = this.services.reader.page(doc.id, at.page)?.text ?? '';
     const contents: ResourceContents[] = [{ uri, mimeType: 'text/plain', text }];
     try {

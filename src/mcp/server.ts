@@ -115,7 +115,7 @@ export class McpCatalog {
       if (typeof uri !== 'string' || uri.length === 0) {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, '"uri" must be a non-empty string');
       }
-      return { contents: await this.resources.read(uri, call.version === MODERN_PROTOCOL_VERSION) };
+      return { contents: await this.resources.read(uri) };
     });
     server.setRequestHandler('prompts/list', async (request) => {
       noCursor(request.params?.cursor);
