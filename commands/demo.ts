@@ -1,9 +1,9 @@
 import { Command, Flags } from '@oclif/core';
 import { ensureDemoBundle } from '../pipeline/ingest/demo.js';
+import { ingestProgress } from '../pipeline/ingest/progress-view.js';
 import { bundleInfo } from '../src/bundle/inspect.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { formatBundleInfo } from '../src/cli/bundle-format.js';
-import { ingestProgress } from '../pipeline/ingest/progress-view.js';
 import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Args, Command, Flags } from '@oclif/core';
-import { ingest } from '../pipeline/ingest/run.js';
 import { describe, ingestProgress } from '../pipeline/ingest/progress-view.js';
+import { ingest } from '../pipeline/ingest/run.js';
 
 export default class Ingest extends Command {
   static override summary = 'Ingest manufacturer manuals (PDF + YAML sidecar) into one bundle file.';

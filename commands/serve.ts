@@ -1,6 +1,6 @@
 import { Command, Flags } from '@oclif/core';
-import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { projectPath } from '../src/project-path.js';
+import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
 export default class Serve extends Command {
