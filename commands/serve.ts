@@ -4,7 +4,7 @@ import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
 export default class Serve extends Command {
-  static override summary = 'Serve the REST API (v1, v2) over a bundle, behind API keys.';
+  static override summary = 'Serve the REST API (v1, v2) and MCP over a bundle, behind API keys.';
   static override description =
     'Opens the bundle read-only and the state database (accounts, keys, usage, idempotency), then listens. ' +
     'With an empty state it creates a local account and prints one test key, once. SIGTERM drains requests ' +

@@ -84,9 +84,8 @@ describe('the served OpenAPI document', () => {
     walk(rest);
     expect(new Set(Object.keys(doc.components.schemas))).toEqual(referenced);
     for (const op of OPERATIONS.filter((o) => o.method === 'POST' && !o.path.includes(':'))) {
-      expect(referenced.size).toBeGreaterThan(0);
       const body = (
-        doc.paths[op.path]?.post as { requestBody: { content: Record<string, { schema: unknown }> } }
+        doc.paths[op.path]!.post as { requestBody: { content: Record<string, { schema: unknown }> } }
       ).requestBody.content['application/json']!.schema;
       expect(body, op.name).toHaveProperty('$ref');
     }
