@@ -18,7 +18,8 @@ export const TROUBLESHOOT_PROMPT = {
     { name: 'error_code', description: 'The error code the unit displays', required: true },
     {
       name: 'equipment',
-      description: 'air_water (hydronic, default) or air_air (split, ducted)',
+      description:
+        'air_water (hydronic) or air_air (split, ducted); taken from the model when the manuals know it',
       required: false,
     },
   ],
@@ -31,10 +32,7 @@ function argument(args: Record<string, string> | undefined, name: string): strin
   return value ? value : undefined;
 }
 
-/**
- * The messages of the troubleshooting prompt. The session request is written with the field names of the
- * operation's own input schema, so that the prompt follows the contract when a field is renamed.
- */
+/** The messages of the troubleshooting prompt: the session request to start, and how to lead it. */
 export function troubleshootMessages(services: Services, args: Record<string, string> | undefined) {
   const missing = TROUBLESHOOT_PROMPT.arguments
     .filter((a) => a.required && argument(args, a.name) === undefined)
@@ -42,19 +40,18 @@ export function troubleshootMessages(services: Services, args: Record<string, st
   if (missing.length > 0) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `missing argument(s): ${missing.join(', ')}`);
   }
-  const equipment = argument(args, 'equipment') ?? 'air_water';
-  if (!EQUIPMENT.has(equipment)) {
+  const equipment = argument(args, 'equipment');
+  if (equipment !== undefined && !EQUIPMENT.has(equipment)) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'equipment must be air_water or air_air');
   }
-  const op = services.operation(START_SESSION);
-  if (!op) throw new ProtocolError(ProtocolErrorCode.InternalError, 'guided sessions are not served here');
-  const fields = Object.keys((op.input as { shape?: Record<string, unknown> }).shape ?? {});
-  const codeField = fields.includes('error_code') ? 'error_code' : 'code';
+  if (!services.operation(START_SESSION)) {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'guided sessions are not served here');
+  }
   const request = {
     brand: argument(args, 'brand'),
     model: argument(args, 'model'),
-    equipment,
-    [codeField]: argument(args, 'error_code'),
+    ...(equipment === undefined ? {} : { equipment }),
+    error_code: argument(args, 'error_code'),
   };
   const text =
     `My ${request.brand} heat pump, model ${request.model}, shows error code ${argument(args, 'error_code')}. ` +

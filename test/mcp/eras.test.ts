@@ -40,7 +40,7 @@ async function rest(tool: string, args: Record<string, unknown>) {
   return server.api.app.inject({ method: req.method, url: req.url, headers: auth, payload: req.body });
 }
 
-const DIAGNOSE = { brand: 'Demotherm', model: 'DT-AW080-M', code: 'E9' };
+const DIAGNOSE = { brand: 'Demotherm', model: 'DT-AW080-M', error_code: 'E9' };
 
 describe('one endpoint, both protocol eras, with the official v2 client', () => {
   for (const [label, mode, expected] of [
@@ -153,7 +153,7 @@ describe('the troubleshooting prompt and completion', () => {
       expect(text).toContain('start_diagnostic_session');
       // The session request it asks for is one the tool accepts: call it and get a session.
       const request = JSON.parse(/\{[\s\S]*?\n\}/.exec(text)![0]) as Record<string, unknown>;
-      expect(request).toMatchObject({ brand: 'Demotherm', model: 'DT-AW080-M', equipment: 'air_water' });
+      expect(request).toEqual({ brand: 'Demotherm', model: 'DT-AW080-M', error_code: 'E9' });
       const started = await client.callTool({ name: 'start_diagnostic_session', arguments: request });
       expect(started.isError, JSON.stringify(started.structuredContent)).toBeFalsy();
       expect(started.structuredContent).toMatchObject({ id: expect.any(String), status: expect.any(String) });
