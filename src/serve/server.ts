@@ -2,9 +2,11 @@ import { BundleOpenError, BundleReader } from '../bundle/reader.js';
 import { isLoopbackHost } from '../edge/loopback.js';
 import { corpusView } from '../engine/corpus.js';
 import { exampleDiagnostic } from '../engine/examples.js';
-import { curlExample, ensureLocalKey } from '../state/local-key.js';
+import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.js';
+import { defaultStatePath } from '../state/open.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
-import { buildApp } from './app.js';
+import type { StateStore } from '../state/types.js';
+import { type BuildAppOptions, buildApp } from './app.js';
 
 export interface ServeOptions {
   bundle: string;
@@ -17,6 +19,10 @@ export interface ServeOptions {
   logLevel?: string;
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
   drainMs?: number;
+  /** Further routes (the web console), registered once the API is. */
+  extend?: BuildAppOptions['extend'];
+  /** Lines for the person starting the server, once it listens (after the local key, if any). */
+  afterListen?: (url: string, state: StateStore) => Promise<string[]>;
 }
 
 /** A configuration `serve` refuses, with the reason to show. */
@@ -68,6 +74,7 @@ export async function startServer(
     cors: options.cors ?? false,
     processMetrics: true,
     logger: { level: options.logLevel ?? 'info' },
+    extend: options.extend,
   });
   const address = await app.listen({ host: options.host, port: options.port });
   const url = address.replace('0.0.0.0', '127.0.0.1');
@@ -76,15 +83,23 @@ export async function startServer(
   );
   if (options.auth) {
     const created = await ensureLocalKey(state);
+    const example = exampleDiagnostic(corpusView(reader)) ?? undefined;
     if (created) {
-      const example = exampleDiagnostic(corpusView(reader)) ?? undefined;
       notice(
         `created account "${created.account.name}" with a test key (shown once, only its hash is stored):`,
       );
       notice(`  ${created.secret}`);
       notice(`try it:\n  ${curlExample(url, created.secret, example)}`);
+    } else {
+      // Keys are stored as hashes and cannot be shown again: say how to get a new one, every start.
+      const stateFlag = options.state === defaultStatePath() ? '' : ` --state ${shellWord(options.state)}`;
+      notice(`a new test key: heatsource keys create --account ${LOCAL_ACCOUNT} --mode test${stateFlag}`);
+      notice(
+        `try it (with the key in HEATSOURCE_API_KEY):\n  ${curlExample(url, '$HEATSOURCE_API_KEY', example)}`,
+      );
     }
   }
+  if (options.afterListen) for (const line of await options.afterListen(url, state)) notice(line);
   const purge = setInterval(() => {
     state.purgeExpiredIdempotency().catch((err) => app.log.error({ err }, 'idempotency purge failed'));
   }, 10 * 60_000);
@@ -126,4 +141,9 @@ export async function startServer(
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   return { url, close };
+}
+
+/** A file name as a shell word: quoted only when it needs to be. */
+function shellWord(value: string): string {
+  return /^[\w./:-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }

@@ -1,3 +1,5 @@
+import type { HolderStore } from './holders.js';
+
 /**
  * The state store: accounts, API keys, the usage ledger with per-period quota, and idempotency records.
  * Every method is asynchronous so that a networked store (PostgreSQL) can implement the same interface as
@@ -133,7 +135,8 @@ export class SessionConflictError extends Error {
   }
 }
 
-export interface StateStore {
+/** The methods of the account holders' console (invitations, passwords, sessions) are in HolderStore. */
+export interface StateStore extends HolderStore {
   /** Fails when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
