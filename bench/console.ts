@@ -16,8 +16,8 @@ import { BundleReader } from '../src/bundle/reader.js';
 import { consoleNotices, registerConsole } from '../src/console/index.js';
 import { corpusView } from '../src/engine/corpus.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
-import { startServer } from '../src/http/server.js';
 import { projectPath } from '../src/project-path.js';
+import { startServer } from '../src/serve/server.js';
 import { machineLine } from './machine.js';
 
 const { values } = parseArgs({

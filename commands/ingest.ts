@@ -1,9 +1,9 @@
 import os from 'node:os';
 import { Args, Flags } from '@oclif/core';
+import { describe, ingestProgress } from '../pipeline/ingest/progress-view.js';
 import { ingest } from '../pipeline/ingest/run.js';
 import { HeatsourceCommand } from '../src/cli/base-command.js';
 import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
-import { describe, ingestProgress } from '../src/cli/ingest-progress.js';
 
 export default class Ingest extends HeatsourceCommand {
   static override summary = 'Ingest manufacturer manuals (PDF + YAML sidecar) into one bundle file.';

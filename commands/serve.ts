@@ -2,8 +2,8 @@ import { Flags } from '@oclif/core';
 import { HeatsourceCommand } from '../src/cli/base-command.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { consoleNotices, registerConsole } from '../src/console/index.js';
-import { ServeConfigError, startServer } from '../src/http/server.js';
 import { projectPath } from '../src/project-path.js';
+import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
 export default class Serve extends HeatsourceCommand {

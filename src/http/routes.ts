@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationSpec } from '../contract/operations.js';
+import type { Authenticator } from '../edge/auth.js';
+import type { HttpMetrics } from '../edge/metrics.js';
 import type { ServiceContext } from '../engine/context.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
-import type { Authenticator } from './auth.js';
-import type { HttpMetrics } from './metrics.js';
 
 /**
  * The image format an Accept header prefers among the two we serve: WebP (as stored) unless PNG is

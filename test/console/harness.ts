@@ -6,7 +6,7 @@ import { BundleReader } from '../../src/bundle/reader.js';
 import { consoleNotices, registerConsole } from '../../src/console/index.js';
 import { corpusView } from '../../src/engine/corpus.js';
 import { exampleDiagnostic } from '../../src/engine/examples.js';
-import { type RunningServer, startServer } from '../../src/http/server.js';
+import { type RunningServer, startServer } from '../../src/serve/server.js';
 import { SqliteStateStore } from '../../src/state/sqlite-store.js';
 import { demoBundle } from '../mcp/harness.js';
 

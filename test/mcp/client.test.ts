@@ -400,7 +400,7 @@ describe('manual pages as resources', () => {
     ]) {
       const err = await client.readResource({ uri: missing }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(McpError);
-      expect((err as McpError).code).toBe(-32002);
+      expect((err as McpError).code).toBe(-32602);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { BundleOpenError, BundleReader } from '../bundle/reader.js';
+import { isLoopbackHost } from '../edge/loopback.js';
 import { corpusView } from '../engine/corpus.js';
 import { exampleDiagnostic } from '../engine/examples.js';
 import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.js';
@@ -6,7 +7,6 @@ import { defaultStatePath } from '../state/open.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
 import type { StateStore } from '../state/types.js';
 import { type BuildAppOptions, buildApp } from './app.js';
-import { isLoopbackHost } from './loopback.js';
 
 export interface ServeOptions {
   bundle: string;

@@ -1,20 +1,18 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { BundleReader } from '../bundle/reader.js';
+import { type Authenticator, createAuthenticator } from '../edge/auth.js';
+import { hostName, isLoopbackHost } from '../edge/loopback.js';
+import { HttpMetrics } from '../edge/metrics.js';
+import { installProblemHandlers, sendCode } from '../edge/problem.js';
+import { packageVersion } from '../edge/version.js';
 import { Services } from '../engine/services.js';
+import { restRoutes } from '../http/index.js';
 import { type McpRoutesOptions, mcpRoutes } from '../mcp/index.js';
-import { projectPath } from '../project-path.js';
 import { localAccount } from '../state/local-key.js';
 import { MemoryRateLimiter, type RateLimiter } from '../state/rate-limit.js';
 import type { StateStore } from '../state/types.js';
-import { type Authenticator, createAuthenticator } from './auth.js';
-import { hostName, isLoopbackHost } from './loopback.js';
-import { HttpMetrics } from './metrics.js';
-import { buildOpenApi } from './openapi.js';
-import { installProblemHandlers, sendCode } from './problem.js';
-import { registerOperations } from './routes.js';
 
 /** What the app is made of, for routes added later (MCP) that must authenticate and call services alike. */
 export interface HeatsourceApp {
@@ -57,21 +55,11 @@ export interface BuildAppOptions {
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-let packageVersion: string | undefined;
-function version(): string {
-  if (!packageVersion) {
-    try {
-      packageVersion = (
-        JSON.parse(fs.readFileSync(projectPath('package.json'), 'utf8')) as { version: string }
-      ).version;
-    } catch {
-      packageVersion = '0.0.0';
-    }
-  }
-  return packageVersion;
-}
-
-/** The REST API over one bundle and one state store, with problem documents for every error. */
+/**
+ * The composition root of the server: the shared edge (request ids, hooks, problem documents, health and
+ * metrics), then each adapter mounted on it (REST, MCP), over one bundle and one state store. The adapters
+ * never import each other; what they share lives in src/edge.
+ */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const reader = typeof options.bundle === 'string' ? new BundleReader(options.bundle) : options.bundle;
   const state = options.state;
@@ -182,13 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });
-  let openapi: unknown;
-  app.get('/v1/openapi.json', async () => {
-    openapi ??= buildOpenApi(services.operations, { version: version() });
-    return openapi;
-  });
-
-  registerOperations(app, services, authenticate, metrics);
+  restRoutes(app, { services, authenticate, metrics, version: packageVersion() });
   if (options.mcp !== false) {
     await mcpRoutes(app, {
       services,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FileResult, IngestEvent } from '../../pipeline/ingest/run.js';
+import type { FileResult, IngestEvent } from './run.js';
 
 /**
  * Renders ingest progress: on a terminal, a bar for the current manual and one for the run, redrawn in
