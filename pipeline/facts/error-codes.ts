@@ -1,3 +1,4 @@
+import { cellsStand, cellsText, type ExcerptCell } from '../../src/text/excerpt-cells.js';
 import { containsVerbatim, fold, normCode } from '../../src/text/normalise.js';
 import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
@@ -25,6 +26,17 @@ const MAX_EXCERPT_LINES = 16;
 export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): ErrorCodeRecord[] {
   const tables = findCodeTables(pages);
   const byPage = new Map(pages.map((p) => [p.page, p]));
+  const texts = new Map<number, string>();
+  const textOf = (n: number) => {
+    const p = byPage.get(n);
+    if (!p) return undefined;
+    let text = texts.get(n);
+    if (text === undefined) {
+      text = pageText(p);
+      texts.set(n, text);
+    }
+    return text;
+  };
   // A code two tables define is kept from the richer one; tables alike (one per unit type, say) both stand.
   const best = new Map<string, number>();
   for (const table of tables) {
@@ -46,7 +58,7 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
       if (!page) continue;
       for (const code of row.codes) {
         if (best.get(normCode(code)) !== weight(table)) continue;
-        const record = toRecord(table, row, code, page, chunks);
+        const record = toRecord(table, row, code, page, chunks, textOf);
         if (!record) continue;
         // The same definition printed again (a summary, an annex) adds nothing.
         const key = `${normCode(code)}|${fold(record.title).replace(/[^a-z0-9]+/g, '')}`;
@@ -118,6 +130,7 @@ function toRecord(
   code: string,
   page: PageLayout,
   chunks: ChunkRecord[],
+  pageAt: (page: number) => string | undefined,
 ): ErrorCodeRecord | undefined {
   // A row split by a page break reads on into its continuation at the top of the next page.
   const lines = (ci: number) => [
@@ -135,7 +148,9 @@ function toRecord(
   }
   if (!/\p{L}{2}/u.test(title)) return undefined;
   const text = pageText(page);
-  const excerpt = excerptOf(table, row, page, text) ?? code;
+  const continuedText = row.continued ? pageAt(row.continued.page) : undefined;
+  const excerptCells = rowCells(table, lines, [text, ...(continuedText ? [continuedText] : [])]);
+  const excerpt = excerptCells ? cellsText(excerptCells) : (excerptOf(table, row, page, text) ?? code);
   const anchor = anchorLine(table, row, code, page);
   return {
     code,
@@ -144,11 +159,44 @@ function toRecord(
     steps,
     part: partOf(title) ?? (causes[0] ? partOf(causes[0]) : null),
     excerpt,
+    excerptCells,
     page: row.page,
     pages: row.continued ? [row.page, row.continued.page] : [row.page],
     chunkId: chunkFor(chunks, page.page, anchor),
     procedure: null,
   };
+}
+
+/**
+ * The row as a reader sees it: its cells in column order, each labelled with its column's header where
+ * the table has one, empty cells and marks ("—") left out. Every line of every cell must stand verbatim
+ * on the row's pages; otherwise (a cell the page text holds in another order) there are no cells and the
+ * excerpt falls back to the row's lines as they stand on the page.
+ */
+function rowCells(
+  table: CodeTable,
+  lines: (ci: number) => string[],
+  pageTexts: string[],
+): ExcerptCell[] | null {
+  const cells: ExcerptCell[] = [];
+  table.columns.forEach((column, ci) => {
+    const cellLines = lines(ci).filter((l) => !isEmptyMark(l));
+    if (cellLines.length === 0) return;
+    cells.push({ label: columnLabel(column.header), lines: cellLines });
+  });
+  if (cells.length < 2) return null;
+  const excerpt = cellsText(cells);
+  return cellsStand(excerpt, cells, pageTexts) ? cells : null;
+}
+
+/** A header names a column in a few words; a longer text above the table is no label. */
+function columnLabel(header: string): string | null {
+  const text = header
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[:：]$/, '');
+  if (!text || text.split(' ').length > 8) return null;
+  return text;
 }
 
 /**
