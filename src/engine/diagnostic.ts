@@ -261,7 +261,15 @@ function elsewhere(
   const ranked = rank(view, entries, language);
   // Several models sharing one entry (or one manual covering them all): the answer does not depend on
   // the model, so there is no question to ask.
-  if (!parts.model && oneReading(view, ranked)) return answerFrom(view, ranked, brand, null, variant);
+  if (!parts.model && oneReading(view, ranked)) {
+    const answer = answerFrom(view, ranked, brand, null, variant);
+    const models = ranked.flatMap((e) => view.modelsOfDocument(e.row.document_id).map((m) => m.name));
+    // The technician can still confirm that the answer's manual is theirs.
+    answer.follow_up_questions = [
+      askModel(models, 'This answer is from the manual of these models: is one of them on the nameplate?'),
+    ];
+    return answer;
+  }
   const candidateIds = parts.candidates ? new Set(parts.candidates.map((m) => m.id)) : null;
   const documenting = ranked.flatMap((e) => view.modelsOfDocument(e.row.document_id));
   const preferred = candidateIds ? documenting.filter((m) => candidateIds.has(m.id)) : [];
