@@ -146,7 +146,7 @@ function request(
   key: Extract<AnswerKey, { kind: 'code' | 'negative' }>,
   doc: { brand: string; language: string } | undefined,
 ): Record<string, unknown> {
-  const input: Record<string, unknown> = { brand: key.brand ?? doc?.brand, code: key.code };
+  const input: Record<string, unknown> = { brand: key.brand ?? doc?.brand, error_code: key.code };
   if (key.model) input.model = key.model;
   if (doc && /^[a-z]{2}$/.test(doc.language)) input.language = doc.language;
   return input;
