@@ -74,8 +74,9 @@ export class BundleBuilder {
       }
       const code = this.db.prepare(
         `INSERT INTO error_codes (document_id, brand, code, code_norm, title, causes_json, steps_json, part_json,
-           excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end,
+           excerpt_cells_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       const brand = this.brands.canonical(doc.sidecar.brand);
       for (const e of doc.errorCodes) {
@@ -95,6 +96,7 @@ export class BundleBuilder {
           e.procedure?.chunkId ?? null,
           e.procedure?.pageStart ?? null,
           e.procedure?.pageEnd ?? null,
+          e.excerptCells ? JSON.stringify(e.excerptCells) : null,
         );
       }
       if (snapshots) this.insertSnapshots(doc.id, snapshots);
@@ -137,9 +139,11 @@ export class BundleBuilder {
       this.db
         .prepare(
           `INSERT INTO error_codes (document_id, brand, code, code_norm, title, causes_json, steps_json, part_json,
-             excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end)
+             excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end,
+             excerpt_cells_json)
            SELECT ?, ?, code, code_norm, title, causes_json, steps_json, part_json, excerpt, page, pages_json,
-             replace(chunk_id, ?, ?), replace(procedure_chunk_id, ?, ?), procedure_page_start, procedure_page_end
+             replace(chunk_id, ?, ?), replace(procedure_chunk_id, ?, ?), procedure_page_start, procedure_page_end,
+             excerpt_cells_json
            FROM previous.error_codes WHERE document_id = ? ORDER BY id`,
         )
         .run(

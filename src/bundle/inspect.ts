@@ -1,3 +1,4 @@
+import { excerptStands } from '../text/excerpt-cells.js';
 import { containsVerbatim } from '../text/normalise.js';
 import type { BundleReader } from './reader.js';
 import type { ChunkRow, ErrorCodeRow } from './schema.js';
@@ -165,7 +166,7 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
       }
       if (!containsVerbatim(page.text, e.code))
         fail(`${e.document_id} ${e.code}: code not found on page ${e.page}`);
-      if (!containsVerbatim(page.text, e.excerpt))
+      if (!excerptStands(e, (n) => reader.page(e.document_id, n)?.text))
         fail(`${e.document_id} ${e.code}: excerpt not verbatim on page ${e.page}`);
       for (const p of JSON.parse(e.pages_json) as number[]) {
         if (!pageExists(e.document_id, p)) fail(`${e.document_id} ${e.code}: page ${p} does not exist`);

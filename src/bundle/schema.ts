@@ -105,7 +105,8 @@ CREATE TABLE error_codes (
   chunk_id TEXT REFERENCES chunks(id),
   procedure_chunk_id TEXT REFERENCES chunks(id),
   procedure_page_start INTEGER,
-  procedure_page_end INTEGER
+  procedure_page_end INTEGER,
+  excerpt_cells_json TEXT                 -- [{label, lines}] of a table row (excerpt = their text) | null
 );
 CREATE INDEX error_codes_lookup ON error_codes(brand, code_norm);
 
@@ -191,6 +192,8 @@ export interface ErrorCodeRow {
   procedure_chunk_id: string | null;
   procedure_page_start: number | null;
   procedure_page_end: number | null;
+  /** A table row's cells ({label, lines}), whose text the excerpt is; null for a prose excerpt. */
+  excerpt_cells_json: string | null;
 }
 
 export interface PageRow {

@@ -4,7 +4,8 @@ import type { ChunkRow, DocumentRow, ErrorCodeRow } from '../bundle/schema.js';
 import { type Citation, pageResourceUri, snapshotUrl } from '../contract/common.js';
 import type { DocumentSummary, ModelSummary } from '../contract/documents.js';
 import type { DOC_TYPES, EQUIPMENT } from '../contract/sidecar.js';
-import { containsVerbatim, normBrand, normModel, slugify } from '../text/normalise.js';
+import { excerptStands } from '../text/excerpt-cells.js';
+import { normBrand, normModel, slugify } from '../text/normalise.js';
 
 /** An error-code row whose excerpt was checked to stand verbatim on its page, with parsed fields. */
 export interface CodeEntry {
@@ -271,11 +272,9 @@ export class CorpusView {
     let ok = this.verified.get(row.id);
     if (ok === undefined) {
       const doc = this.documentRows.get(row.document_id);
-      const page =
-        doc && row.page >= 1 && row.page <= doc.page_count
-          ? this.reader.page(row.document_id, row.page)
-          : undefined;
-      ok = page !== undefined && containsVerbatim(page.text, row.excerpt);
+      const pageText = (n: number) =>
+        doc && n >= 1 && n <= doc.page_count ? this.reader.page(row.document_id, n)?.text : undefined;
+      ok = pageText(row.page) !== undefined && excerptStands(row, pageText);
       if (!ok) this.unverifiedCount++;
       this.verified.set(row.id, ok);
     }

@@ -6,7 +6,7 @@ import { ingest } from '../../pipeline/ingest/run.js';
 import type { Citation } from '../../src/contract/common.js';
 import type { DiagnosticResponse } from '../../src/contract/diagnostic.js';
 import type { StrictDiagnosticResponse } from '../../src/contract/models.js';
-import { containsVerbatim } from '../../src/text/normalise.js';
+import { servedExcerptStands } from '../helpers/excerpts.js';
 import { ROOT } from './build.js';
 import { type TestApi, testApi } from './fixture.js';
 
@@ -76,9 +76,8 @@ function checkDiagnostic(d: DiagnosticResponse, where: string): void {
   expect(d.excerpt && d.citation, `${where}: answer without excerpt or citation`).toBeTruthy();
   expect(d.excerpt!.document_id).toBe(d.citation!.document_id);
   expect(d.excerpt!.page).toBe(d.citation!.page);
-  const page = api.reader.page(d.excerpt!.document_id, d.excerpt!.page);
   expect(
-    containsVerbatim(page!.text, d.excerpt!.text),
+    servedExcerptStands(api.reader, d.excerpt!),
     `${where}: excerpt not on page ${d.excerpt!.page}`,
   ).toBe(true);
 }
