@@ -13,13 +13,11 @@ import { demoBundle, ensureCliBuilt, heatsource, oneLine } from './helpers.js';
 const AQUAFIELD = 'demotherm-aquafield-monobloc-service-en';
 
 let demo: string;
-let fixture: string;
 let tmp: string;
 
 beforeAll(async () => {
   ensureCliBuilt();
   demo = await demoBundle();
-  fixture = await buildFixtureBundle();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-cli-terminal-'));
 }, 300_000);
 
