@@ -1,8 +1,15 @@
 import { z } from 'zod';
+import { wellFormed } from './common.js';
 import { DiagnosticResponse, Language } from './diagnostic.js';
 import { DocumentSummary, ModelSummary } from './documents.js';
 
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max)
+    .refine(...wellFormed);
 
 export const ResolveModelRequest = z
   .strictObject({

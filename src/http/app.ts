@@ -13,7 +13,7 @@ import { type Authenticator, createAuthenticator } from './auth.js';
 import { hostName, isLoopbackHost } from './loopback.js';
 import { HttpMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
-import { installProblemHandlers, sendCode } from './problem.js';
+import { clientErrorHandler, frameworkError, installProblemHandlers, sendCode } from './problem.js';
 import { registerOperations } from './routes.js';
 
 /** What the app is made of, for routes added later (MCP) that must authenticate and call services alike. */
@@ -50,11 +50,43 @@ export interface BuildAppOptions {
   services?: Services;
   /** The MCP endpoint (on by default at /mcp); false leaves it out. */
   mcp?: Partial<Omit<McpRoutesOptions, 'services' | 'auth'>> | false;
+  /** Connection time limits; the defaults suit a server reachable by anyone. */
+  timeouts?: Partial<ServerTimeouts>;
   /** Adds routes or hooks once the API is registered. */
   extend?: (app: FastifyInstance, hs: HeatsourceApp) => void | Promise<void>;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/**
+ * How long a connection may take, so that a client that stalls (headers or body never finished, an idle
+ * socket) cannot hold it open: past `headersMs` or `requestMs` the client gets `408 request_timeout` and
+ * the connection is closed; an idle keep-alive connection is closed after `keepAliveMs`, any socket with
+ * no traffic at all after `idleMs`. Node checks the first two every `checkEveryMs`.
+ */
+export interface ServerTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+  idleMs: number;
+  checkEveryMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  // Longer than the idle timeout of common load balancers (60 s), so that they close first.
+  keepAliveMs: 72_000,
+  idleMs: 120_000,
+  checkEveryMs: 2_000,
+};
+
+/**
+ * The router refuses longer path parameters before any schema sees them. It is set above every path
+ * parameter's schema maximum so that the operation's schema decides, and REST answers an identifier
+ * exactly as the MCP tool taking the same argument does.
+ */
+export const MAX_PARAM_LENGTH = 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 let packageVersion: string | undefined;
@@ -75,8 +107,18 @@ function version(): string {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const reader = typeof options.bundle === 'string' ? new BundleReader(options.bundle) : options.bundle;
   const state = options.state;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+    },
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.idleMs,
+    clientErrorHandler,
+    frameworkErrors: frameworkError,
     // One line per request is written by the onResponse hook below, with the route and no headers.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -87,7 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Requests arriving while draining get a problem document from the onRequest hook below.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
   const services = options.services ?? new Services(reader, state);
   const metrics = new HttpMetrics({ processMetrics: options.processMetrics });
