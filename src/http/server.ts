@@ -61,6 +61,8 @@ export async function startServer(
     reader.close();
     throw new ServeConfigError(`cannot open the state database ${options.state}: ${(err as Error).message}`);
   }
+  // A server killed mid-request leaves its Idempotency-Keys in flight: released now, a retry is served.
+  const released = await state.reclaimAbandonedIdempotency();
   const app = await buildApp({
     bundle: reader,
     state,
@@ -69,6 +71,7 @@ export async function startServer(
     processMetrics: true,
     logger: { level: options.logLevel ?? 'info' },
   });
+  if (released > 0) app.log.info({ released }, 'released idempotency keys held by a stopped server');
   const address = await app.listen({ host: options.host, port: options.port });
   const url = address.replace('0.0.0.0', '127.0.0.1');
   notice(

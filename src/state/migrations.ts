@@ -90,6 +90,14 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX diagnostic_sessions_account ON diagnostic_sessions(account_id, updated_at);
     `,
   },
+  {
+    version: 3,
+    name: 'the process holding an in-flight idempotency record',
+    sql: `
+      -- Named so that a server starting after a crash can release the keys its dead predecessor held.
+      ALTER TABLE idempotency_records ADD COLUMN owner TEXT;
+    `,
+  },
 ];
 
 export class StateSchemaError extends Error {
