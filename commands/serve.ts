@@ -54,8 +54,10 @@ export default class Serve extends Command {
             .map((o) => o.trim())
             .filter(Boolean)
       : false;
+    // A notice to a reader that went away must not crash the server (EPIPE): it is dropped.
+    process.stderr.on('error', () => {});
     try {
-      await startServer(
+      const server = await startServer(
         {
           bundle: flags.bundle ?? projectPath('data', 'demo.bundle'),
           state: flags.state ?? defaultStatePath(),
@@ -67,6 +69,9 @@ export default class Serve extends Command {
         },
         (line) => process.stderr.write(`${line}\n`),
       );
+      // Returning would let the CLI framework wait for stdout to drain, and fail when a log reader
+      // stalls; the process ends when the server has stopped (on SIGTERM/SIGINT).
+      await server.closed;
     } catch (err) {
       if (err instanceof ServeConfigError) this.error(err.message, { exit: 2 });
       throw err;

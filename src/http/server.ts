@@ -4,6 +4,7 @@ import { exampleDiagnostic } from '../engine/examples.js';
 import { curlExample, ensureLocalKey } from '../state/local-key.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
 import { buildApp } from './app.js';
+import { LogSink } from './log-sink.js';
 import { isLoopbackHost } from './loopback.js';
 
 export interface ServeOptions {
@@ -31,6 +32,8 @@ export interface RunningServer {
   url: string;
   /** Stops accepting requests, waits for those in flight, closes the stores. */
   close(): Promise<void>;
+  /** Settles once the server has been closed (by `close()` or a signal). */
+  closed: Promise<void>;
 }
 
 /**
@@ -63,13 +66,14 @@ export async function startServer(
   }
   // A server killed mid-request leaves its Idempotency-Keys in flight: released now, a retry is served.
   const released = await state.reclaimAbandonedIdempotency();
+  const logs = new LogSink(1);
   const app = await buildApp({
     bundle: reader,
     state,
     auth: options.auth,
     cors: options.cors ?? false,
     processMetrics: true,
-    logger: { level: options.logLevel ?? 'info' },
+    logger: { level: options.logLevel ?? 'info', stream: logs },
   });
   if (released > 0) app.log.info({ released }, 'released idempotency keys held by a stopped server');
   const address = await app.listen({ host: options.host, port: options.port });
@@ -94,6 +98,10 @@ export async function startServer(
   purge.unref();
 
   let closing: Promise<void> | undefined;
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
   const close = () => {
     closing ??= (async () => {
       app.heatsource.draining = true;
@@ -108,18 +116,26 @@ export async function startServer(
       }
       await state.close();
       reader.close();
-    })();
+    })().finally(markClosed);
     return closing;
   };
+  // The process exits by the drain deadline whatever happens meanwhile: nothing registered to run at
+  // exit may block (the log sink does not write at exit), and lines a stalled log reader has not taken
+  // by then are lost rather than waited for.
   const onSignal = (signal: NodeJS.Signals) => {
     notice(`${signal}: finishing requests in flight, then stopping`);
+    const deadline = Date.now() + (options.drainMs ?? 10_000);
     const timer = setTimeout(() => {
       notice('requests still in flight after the drain period; stopping anyway');
       process.exit(1);
-    }, options.drainMs ?? 10_000);
+    }, deadline - Date.now());
     timer.unref();
     close().then(
-      () => process.exit(0),
+      async () => {
+        // A second at most for the log reader to take the last lines.
+        await logs.flush(Math.min(1000, Math.max(0, deadline - Date.now())));
+        process.exit(0);
+      },
       (err) => {
         notice(`shutdown failed: ${(err as Error).message}`);
         process.exit(1);
@@ -128,5 +144,5 @@ export async function startServer(
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  return { url, close };
+  return { url, close, closed };
 }
