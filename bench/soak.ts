@@ -27,6 +27,7 @@ import { BundleReader } from '../src/bundle/reader.js';
 import { projectPath } from '../src/project-path.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { machineLine } from './machine.js';
+import { seeded } from './seeded.js';
 
 interface Sample {
   seconds: number;
@@ -53,18 +54,6 @@ const minutes = Number(values.minutes);
 const rate = Number(values.rate);
 const concurrency = Number(values.concurrency);
 const sampleEvery = Number(values.sample) * 1000;
-
-/** Mulberry32: a small seeded generator, so that two runs send the same mix. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Corpus {
   codes: { brand: string; code: string; model: string }[];

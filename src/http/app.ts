@@ -113,6 +113,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     http: {
       headersTimeout: timeouts.headersMs,
       connectionsCheckingInterval: timeouts.checkEveryMs,
+      // Node answers a missing Host with an empty 400 of its own; the onRequest hook below answers it.
+      requireHostHeader: false,
     },
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
@@ -168,6 +170,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      reply.header('Connection', 'close');
+      return sendCode(req, reply, 'malformed_request', 'an HTTP/1.1 request needs a Host header');
+    }
     // Without keys the API trusts whoever can reach it, which must be this machine only: a page on
     // another site that rebinds its DNS name to 127.0.0.1 still sends its own name as Host.
     if (
