@@ -100,7 +100,11 @@ function mix(corpus: Corpus, random: () => number, snapshots: boolean): () => Ca
     if (r < 0.3) {
       // One in three with a code that is not in the manuals: a lookup the cache has not seen.
       const code = random() < 0.33 ? `${c.code}${Math.floor(random() * 1000)}` : c.code;
-      return { method: 'POST', url: '/v1/diagnostic', body: { brand: c.brand, model: c.model, code } };
+      return {
+        method: 'POST',
+        url: '/v1/diagnostic',
+        body: { brand: c.brand, model: c.model, error_code: code },
+      };
     }
     if (r < 0.45) {
       const q = `${pick(corpus.words)} ${pick(corpus.words)}`;
@@ -127,7 +131,10 @@ function mix(corpus: Corpus, random: () => number, snapshots: boolean): () => Ca
           jsonrpc: '2.0',
           id: n,
           method: 'tools/call',
-          params: { name: 'diagnose', arguments: { brand: c.brand, model: c.model, code: c.code } },
+          params: {
+            name: 'diagnose',
+            arguments: { brand: c.brand, model: c.model, error_code: c.code },
+          },
         },
       };
     }
@@ -137,7 +144,7 @@ function mix(corpus: Corpus, random: () => number, snapshots: boolean): () => Ca
       method: 'POST',
       url: '/v2/diagnostic-sessions',
       headers: { 'idempotency-key': `soak-${n}` },
-      body: { brand: c.brand, model: c.model, equipment: 'air_water', code: c.code },
+      body: { brand: c.brand, model: c.model, equipment: 'air_water', error_code: c.code },
     };
   };
 }

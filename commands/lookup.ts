@@ -41,7 +41,7 @@ export default class Lookup extends ClientCommand {
         const r = await client.diagnoseStrict({
           brand: flags.brand,
           model: flags.model,
-          code: flags.code,
+          error_code: flags.code,
           ...language,
         });
         if (flags.json) this.printJson(r);
@@ -54,7 +54,7 @@ export default class Lookup extends ClientCommand {
       const r = await client.diagnose({
         brand: flags.brand,
         ...(flags.model ? { model: flags.model } : {}),
-        code: flags.code,
+        error_code: flags.code,
         ...language,
       });
       if (flags.json) this.printJson(r);

@@ -42,7 +42,7 @@ export default class Troubleshoot extends SessionCommand {
             ...(flags.model ? { model: flags.model } : {}),
             ...(flags.code ? { code: flags.code } : {}),
             ...(flags.symptom ? { symptom: flags.symptom } : {}),
-            equipment: flags.equipment as CreateSessionRequest['equipment'],
+            ...(flags.equipment ? { equipment: flags.equipment as CreateSessionRequest['equipment'] } : {}),
             ...(context ? { context } : {}),
             ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
           },

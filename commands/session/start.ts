@@ -44,16 +44,16 @@ export default class SessionStart extends SessionCommand {
       const request: CreateSessionRequest = {
         brand: flags.brand,
         model: flags.model,
-        equipment: flags.equipment as CreateSessionRequest['equipment'],
       };
-      if (flags.code) request.code = flags.code;
+      if (flags.equipment) request.equipment = flags.equipment as CreateSessionRequest['equipment'];
+      if (flags.code) request.error_code = flags.code;
       if (flags.symptom) request.symptom = flags.symptom;
       const context = contextOf(flags);
       if (context) request.context = context;
       const readings = readingsOf(flags.reading);
       if (readings) request.readings = readings;
       if (flags.budget !== undefined) request.budget = flags.budget;
-      if (!request.code && !request.symptom && !request.readings) {
+      if (!request.error_code && !request.symptom && !request.readings) {
         throw new CliError('say what is wrong: --code, --symptom or --reading', EXIT.usage);
       }
       const session = await client.start(request);

@@ -37,7 +37,7 @@ function uniqueCitations(list: Citation[]): Citation[] {
 
 export function equipmentLine(e: SessionEquipment): string {
   const parts = [`${e.brand} ${e.model}`];
-  if (e.code) parts.push(`code ${e.code}`);
+  if (e.error_code) parts.push(`code ${e.error_code}`);
   parts.push(e.equipment === 'air_water' ? 'air/water' : 'air/air');
   return parts.join(' · ');
 }

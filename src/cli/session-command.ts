@@ -23,9 +23,8 @@ export const unitFlags = {
   symptom: Flags.string({ description: 'what is wrong, in a few words' }),
   equipment: Flags.string({
     char: 'e',
-    description: 'kind of heat pump',
+    description: 'kind of heat pump; by default, what the corpus says of the model',
     options: ['air_water', 'air_air'],
-    default: 'air_water',
   }),
   emitter: Flags.string({
     description: 'heat emitters, which set the nominal water temperatures',

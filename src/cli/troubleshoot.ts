@@ -19,7 +19,7 @@ export interface TroubleshootStart {
   model?: string;
   code?: string;
   symptom?: string;
-  equipment: CreateSessionRequest['equipment'];
+  equipment?: CreateSessionRequest['equipment'];
   context?: SessionContext;
   budget?: number;
 }
@@ -78,8 +78,9 @@ async function startRequest(o: TroubleshootOptions): Promise<CreateSessionReques
     if (d === null) return null;
     symptom = d.trim() || undefined;
   }
-  const request: CreateSessionRequest = { brand, model, equipment: s.equipment };
-  if (code) request.code = code;
+  const request: CreateSessionRequest = { brand, model };
+  if (s.equipment) request.equipment = s.equipment;
+  if (code) request.error_code = code;
   if (symptom) request.symptom = symptom;
   if (s.context && Object.keys(s.context).length > 0) request.context = s.context;
   if (s.budget !== undefined) request.budget = s.budget;

@@ -45,3 +45,15 @@ export function snapshotUrl(documentId: string, page: number): string {
 export function pageResourceUri(documentId: string, page: number): string {
   return `heatsource://documents/${encodeURIComponent(documentId)}/pages/${page}`;
 }
+
+/**
+ * The request field that names an error code. The service document names it `error_code` ("The field is
+ * named `error_code` in the request body"); every request that carries a code uses this one field.
+ */
+export const ErrorCodeField = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(32)
+  .refine(...wellFormed)
+  .describe('error code as shown on the display ("E9", "A5-01", "P 12")');

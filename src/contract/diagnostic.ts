@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Citation } from './common.js';
+import { Citation, ErrorCodeField } from './common.js';
 import { ModelMatch } from './documents.js';
 import { NextAction, SessionHypothesis, SessionOutcome, SessionStatus } from './sessions.js';
 
@@ -16,7 +16,7 @@ export const DiagnosticRequest = z
     model: text(100)
       .nullish()
       .describe('model from the nameplate; without it a code shared by several models stays ambiguous'),
-    code: text(32).describe('error code as shown on the display ("E9", "A5-01", "P 12")'),
+    error_code: ErrorCodeField,
     language: Language.optional(),
   })
   .meta({ id: 'DiagnosticRequest' });
@@ -74,7 +74,7 @@ export type Alternative = z.infer<typeof Alternative>;
 
 export const FollowUpQuestion = z
   .object({
-    field: z.enum(['brand', 'model', 'code']).describe('the request field the answer fills in'),
+    field: z.enum(['brand', 'model', 'error_code']).describe('the request field the answer fills in'),
     question: z.string(),
     options: z.array(z.string()).describe('known values to choose from; empty when open'),
   })
@@ -112,7 +112,7 @@ export const DiagnosticTurnRequest = z
     conversation_id: text(100).nullish().describe('omit on the first turn'),
     brand: text(100).optional(),
     model: text(100).optional(),
-    code: text(32).optional(),
+    error_code: ErrorCodeField.optional(),
     message: z.string().max(4000).optional().describe('first turn: free-text description of the symptom'),
     response: z
       .strictObject({ action_id: text(100), value: TurnResponseValue })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wellFormed } from './common.js';
+import { ErrorCodeField, wellFormed } from './common.js';
 import { DiagnosticResponse, Language } from './diagnostic.js';
 import { DocumentSummary, ModelSummary } from './documents.js';
 
@@ -13,14 +13,19 @@ const text = (max: number) =>
 
 export const ResolveModelRequest = z
   .strictObject({
-    brand: text(100),
-    model: text(100),
+    brand: text(100)
+      .optional()
+      .describe(
+        'narrows the search to one brand; without it, a model name used by several brands is ambiguous',
+      ),
+    model: text(100).describe('exact model name or alias, as on the nameplate'),
   })
   .meta({ id: 'ResolveModelRequest' });
 export type ResolveModelRequest = z.infer<typeof ResolveModelRequest>;
 
 export const UnresolvedReason = z
-  .enum(['unknown_brand', 'unknown_model', 'range_name'])
+  .enum(['unknown_brand', 'unknown_model', 'range_name', 'ambiguous_model'])
+  .describe('ambiguous_model: without a brand, the name (or alias) is used by several brands: see candidates')
   .meta({ id: 'UnresolvedReason' });
 export type UnresolvedReason = z.infer<typeof UnresolvedReason>;
 
@@ -34,12 +39,14 @@ export const ResolveModelResponse = z
   .object({
     status: z.enum(['resolved', 'unresolved']),
     reason: UnresolvedReason.nullable(),
-    query: z.object({ brand: z.string(), model: z.string() }),
+    query: z.object({ brand: z.string().nullable(), model: z.string() }),
     brand: z.string().nullable(),
     model: StrictModelMatch.nullable(),
     candidates: z
       .array(ModelSummary)
-      .describe("for a range name, the range's models; for an unknown model, close names (not a match)"),
+      .describe(
+        "for a range name, the range's models; for an ambiguous name, the models it names; for an unknown model, close names (not a match)",
+      ),
   })
   .meta({ id: 'ResolveModelResponse' });
 export type ResolveModelResponse = z.infer<typeof ResolveModelResponse>;
@@ -48,7 +55,7 @@ export const StrictDiagnosticRequest = z
   .strictObject({
     brand: text(100),
     model: text(100).describe('exact model name or alias from the nameplate'),
-    code: text(32),
+    error_code: ErrorCodeField,
     language: Language.optional(),
   })
   .meta({ id: 'StrictDiagnosticRequest' });

@@ -113,7 +113,7 @@ export const OPERATIONS: OperationSpec[] = [
     summary: 'One turn of a guided troubleshooting conversation',
     description:
       'Guided troubleshooting for Air/Water heat pumps, one turn at a time. Requires an Idempotency-Key. ' +
-      'The first turn names brand, model, and the code and/or a message describing the symptom; it answers ' +
+      'The first turn names brand, model, and the error_code and/or a message describing the symptom; it answers ' +
       'a conversation_id and the next action to carry out. Each later turn sends conversation_id and ' +
       'response {action_id, value} (value null when it cannot be measured) until status is concluded or ' +
       'escalated. The first turn of a conversation is billable; later turns are free.',
@@ -256,7 +256,9 @@ export const OPERATIONS: OperationSpec[] = [
     summary: 'Resolve a model name strictly',
     description:
       'Exact name or alias only (case, spaces and hyphens ignored). A range name does not resolve: the answer ' +
-      'is unresolved with reason range_name and the range models as candidates.',
+      'is unresolved with reason range_name and the range models as candidates. brand is optional: without ' +
+      'it, a name that one model of the corpus has resolves, and one that several models use is unresolved ' +
+      'with reason ambiguous_model and those models as candidates.',
     input: ResolveModelRequest,
     output: ResolveModelResponse,
     response: 'json',
@@ -285,8 +287,9 @@ export const OPERATIONS: OperationSpec[] = [
     path: '/v2/diagnostic-sessions',
     summary: 'Start a guided troubleshooting session',
     description:
-      'Starts a session for a heat pump (brand, model, equipment air_water or air_air) with an error code ' +
-      'and/or a symptom description, and readings already taken. The session keeps hypotheses with ' +
+      'Starts a session for a heat pump (brand, model; equipment air_water or air_air is taken from the ' +
+      'model, and needed only for a model the corpus lacks) with an error_code and/or a symptom ' +
+      'description, and readings already taken. The session keeps hypotheses with ' +
       "probabilities (the manual's causes for the code carry their page citations) and asks one cheap, " +
       'discriminating action at a time: next_action says what to do and the answer it expects (boolean, ' +
       'number with unit and nominal range, or a choice). One billable unit; every later call on the ' +

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Citation } from './common.js';
+import { Citation, ErrorCodeField } from './common.js';
 
 /** Guided troubleshooting sessions: the requests and responses of /v2/diagnostic-sessions and its tools. */
 
@@ -98,7 +98,7 @@ export const SessionEquipment = z
   .object({
     brand: z.string(),
     model: z.string(),
-    code: z.string().optional(),
+    error_code: z.string().optional(),
     symptom: z.string().optional(),
     equipment: SessionEquipmentKind,
     context: SessionContext.optional(),
@@ -168,8 +168,10 @@ export const CreateSessionRequest = z
   .object({
     brand: z.string().min(1),
     model: z.string().min(1),
-    equipment: SessionEquipmentKind,
-    code: z.string().min(1).optional(),
+    equipment: SessionEquipmentKind.optional().describe(
+      'Derived from the model when the corpus knows it; required otherwise',
+    ),
+    error_code: ErrorCodeField.optional(),
     symptom: z.string().min(1).max(4000).optional(),
     context: SessionContext.optional(),
     readings: z

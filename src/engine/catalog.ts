@@ -74,10 +74,54 @@ export function product(view: CorpusView, input: { brand: string; model: string 
   }
 }
 
-/** Strict model resolution: exact name or alias only. */
+/** Strict model resolution: exact name or alias only; without a brand, across every brand. */
 export function resolveModelStrict(view: CorpusView, input: ResolveModelRequest): ResolveModelResponse {
-  const r = resolveModel(view, input.brand, input.model, { fuzzy: false });
-  const query = { brand: input.brand, model: input.model };
+  const query = { brand: input.brand ?? null, model: input.model };
+  if (input.brand !== undefined) return resolveInBrand(view, input.brand, input.model, query);
+  // A nameplate shows the model; the brand may not be at hand. Each brand is asked the same strict
+  // question, and the name resolves only when exactly one model of the whole corpus answers it.
+  const answers = view.brands.map((brand) => resolveInBrand(view, brand, input.model, query));
+  const named = answers.flatMap((a) =>
+    a.status === 'resolved' ? [a.model!] : a.reason === 'ambiguous_model' ? a.candidates : [],
+  );
+  if (named.length === 1) return answers.find((a) => a.status === 'resolved')!;
+  const unresolved = (reason: ResolveModelResponse['reason'], list: ResolveModelResponse[]) => {
+    const brands = [...new Set(list.map((a) => a.brand))];
+    const candidates = list.flatMap((a) => {
+      if (a.status !== 'resolved') return a.candidates;
+      const { match: _match, ...model } = a.model!;
+      return [model];
+    });
+    return {
+      status: 'unresolved',
+      reason,
+      query,
+      brand: brands.length === 1 ? brands[0]! : null,
+      model: null,
+      candidates: candidates.slice(0, MAX_CANDIDATES),
+    } satisfies ResolveModelResponse;
+  };
+  if (named.length > 1) {
+    return unresolved(
+      'ambiguous_model',
+      answers.filter((a) => a.status === 'resolved' || a.reason === 'ambiguous_model'),
+    );
+  }
+  const ranges = answers.filter((a) => a.reason === 'range_name');
+  if (ranges.length > 0) return unresolved('range_name', ranges);
+  return { ...unresolved('unknown_model', answers), brand: null };
+}
+
+/** At most this many candidates in an unresolved answer across brands. */
+const MAX_CANDIDATES = 20;
+
+function resolveInBrand(
+  view: CorpusView,
+  brandInput: string,
+  modelInput: string,
+  query: ResolveModelResponse['query'],
+): ResolveModelResponse {
+  const r = resolveModel(view, brandInput, modelInput, { fuzzy: false });
   const unresolved = (
     reason: ResolveModelResponse['reason'],
     brand: string | null,
@@ -103,8 +147,9 @@ export function resolveModelStrict(view: CorpusView, input: ResolveModelRequest)
         candidates: [],
       };
     case 'candidates':
+      // An alias several models share names no one model.
       return unresolved(
-        'unknown_model',
+        'ambiguous_model',
         r.brand,
         r.models.map((m) => view.modelSummary(m)),
       );
@@ -117,7 +162,7 @@ export function resolveModelStrict(view: CorpusView, input: ResolveModelRequest)
     case 'no_model':
       break;
   }
-  return unresolved('unknown_model', view.brandOf(input.brand) ?? null, []);
+  return unresolved('unknown_model', view.brandOf(brandInput) ?? null, []);
 }
 
 /** What the corpus holds for one model, and whether strict answers are possible for it. */

@@ -148,7 +148,7 @@ function answerFrom(
       alternatives: alternatives(view, sameDocument),
       follow_up_questions: [
         {
-          field: 'code',
+          field: 'error_code',
           question:
             'The manual prints this code with several meanings: which text or context does the display show?',
           options: sameDocument.map((e) => e.row.title),
@@ -203,7 +203,7 @@ function elsewhere(
       error_code: normModel(code),
       follow_up_questions: [
         {
-          field: 'code',
+          field: 'error_code',
           question: 'Is the code read exactly as the display shows it (letters, digits, dashes)?',
           options: [],
         },
@@ -230,7 +230,7 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
   switch (r.kind) {
     case 'unknown_brand':
       return empty('out_of_coverage', 0.95, {
-        error_code: normModel(input.code),
+        error_code: normModel(input.error_code),
         follow_up_questions: [
           {
             field: 'brand',
@@ -240,14 +240,14 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
         ],
       });
     case 'unknown_model': {
-      const { entries } = findEntries(view, r.brand, input.code);
+      const { entries } = findEntries(view, r.brand, input.error_code);
       const options = [
         ...r.suggestions.map((m) => m.name),
         ...entries.flatMap((e) => view.modelsOfDocument(e.row.document_id).map((m) => m.name)),
       ];
       return empty('out_of_coverage', 0.9, {
         brand: r.brand,
-        error_code: entries[0]?.row.code ?? normModel(input.code),
+        error_code: entries[0]?.row.code ?? normModel(input.error_code),
         alternatives: alternatives(view, rank(view, entries, input.language)),
         follow_up_questions: [
           askModel(options, 'The corpus has no manual of this model. Which model is on the nameplate?'),
@@ -255,20 +255,20 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
       });
     }
     case 'no_model':
-      return elsewhere(view, r.brand, input.code, input.language, {
+      return elsewhere(view, r.brand, input.error_code, input.language, {
         model: null,
         candidates: null,
         score: 0.6,
       });
     case 'range':
-      return elsewhere(view, r.brand, input.code, input.language, {
+      return elsewhere(view, r.brand, input.error_code, input.language, {
         model: null,
         candidates: r.models,
         score: 0.6,
         question: `"${r.range.name}" is a range: which of its models is on the nameplate?`,
       });
     case 'candidates':
-      return elsewhere(view, r.brand, input.code, input.language, {
+      return elsewhere(view, r.brand, input.error_code, input.language, {
         model: null,
         candidates: r.models,
         score: 0.55,
@@ -276,11 +276,11 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
     case 'model': {
       const match = modelMatch(view, r);
       const docs = new Set(view.documentsOfModel(r.model.id));
-      const own = findEntries(view, r.brand, input.code, docs);
+      const own = findEntries(view, r.brand, input.error_code, docs);
       if (own.entries.length > 0) {
         return answerFrom(view, rank(view, own.entries, input.language), r.brand, match, own.variant);
       }
-      return elsewhere(view, r.brand, input.code, input.language, {
+      return elsewhere(view, r.brand, input.error_code, input.language, {
         model: match,
         candidates: null,
         score: 0.6,
@@ -310,7 +310,7 @@ export function diagnoseStrict(view: CorpusView, input: StrictDiagnosticRequest)
     .map((id) => view.documentSummary(id)!)
     .filter((d) => d.approved);
   if (sources.length === 0) return { ...none(null), model };
-  const own = findEntries(view, r.brand, input.code, new Set(sources.map((d) => d.document_id)));
+  const own = findEntries(view, r.brand, input.error_code, new Set(sources.map((d) => d.document_id)));
   if (own.entries.length === 0) {
     return { status: 'code_not_in_source', reason: null, model, sources, diagnostic: null, billable: false };
   }

@@ -44,13 +44,36 @@ export function problem(code: ProblemCode, detail: string, instance: string, err
   return p;
 }
 
-/** Field errors from a zod failure, with dotted paths (`steps.0.text`); the root is `(body)`. */
-export function fieldErrors(error: z.ZodError): FieldError[] {
+/**
+ * Field names a client may send for a field the contract names otherwise. `code` is what an error code
+ * is often called; the service document names the request field `error_code`, and a body sending `code`
+ * is refused with a message that names the right field.
+ */
+const FORMER_NAMES: Record<string, string> = { code: 'error_code' };
+
+/** The top-level fields of an object schema (refined or not); empty for any other schema. */
+function topLevelFields(schema: z.ZodType | undefined): Set<string> {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return new Set(shape && typeof shape === 'object' ? Object.keys(shape) : []);
+}
+
+/**
+ * Field errors from a zod failure, with dotted paths (`steps.0.text`); the root is `(body)`. Given the
+ * schema, an unknown top-level field sent under a former name says which field to send instead.
+ */
+export function fieldErrors(error: z.ZodError, schema?: z.ZodType): FieldError[] {
   const out: FieldError[] = [];
+  const fields = topLevelFields(schema);
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys)
-        out.push({ field: joinPath([...issue.path, key]), message: 'unknown field' });
+      for (const key of issue.keys) {
+        const instead = issue.path.length === 0 ? FORMER_NAMES[key] : undefined;
+        const message =
+          instead && fields.has(instead)
+            ? `unknown field: the field is named \`${instead}\``
+            : 'unknown field';
+        out.push({ field: joinPath([...issue.path, key]), message });
+      }
       continue;
     }
     out.push({ field: joinPath(issue.path), message: issueMessage(issue) });
@@ -67,8 +90,8 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-export function validationError(error: z.ZodError): ServiceError {
-  const errors = fieldErrors(error);
+export function validationError(error: z.ZodError, schema?: z.ZodType): ServiceError {
+  const errors = fieldErrors(error, schema);
   const fields = [...new Set(errors.map((e) => e.field))].join(', ');
   return new ServiceError('validation_failed', `invalid field(s): ${fields}`, { errors });
 }

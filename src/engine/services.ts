@@ -36,8 +36,13 @@ const serialised = <T>(body: T, billable: boolean): ServiceResult<T> => ({
   json: JSON.stringify(body),
 });
 
-function lookupKey(input: { brand: string; model?: string | null; code: string; language?: string }): string {
-  return `${input.brand}\u0000${input.model ?? ''}\u0000${input.code}\u0000${input.language ?? ''}`;
+function lookupKey(input: {
+  brand: string;
+  model?: string | null;
+  error_code: string;
+  language?: string;
+}): string {
+  return `${input.brand}\u0000${input.model ?? ''}\u0000${input.error_code}\u0000${input.language ?? ''}`;
 }
 
 /** Lookup results by request: a bundle never changes under a running server, so they stay valid. */
@@ -162,7 +167,7 @@ export class Services {
     const handler = this.handlers.get(name);
     if (!op || !handler) throw new ServiceError('not_found', `no operation "${name}"`);
     const parsed = op.input.safeParse(rawInput ?? {});
-    if (!parsed.success) throw validationError(parsed.error);
+    if (!parsed.success) throw validationError(parsed.error, op.input);
     const input = parsed.data;
     const idempotent = op.idempotency !== 'none';
     if (idempotent && ctx.idempotencyKey !== null) checkIdempotencyKey(ctx.idempotencyKey);

@@ -198,9 +198,9 @@ export class SessionService {
     const missing: FieldError[] = [];
     if (!input.brand) missing.push({ field: 'brand', message: 'is required on the first turn' });
     if (!input.model) missing.push({ field: 'model', message: 'is required on the first turn' });
-    if (!input.code && !input.message?.trim()) {
+    if (!input.error_code && !input.message?.trim()) {
       missing.push({
-        field: 'code',
+        field: 'error_code',
         message: 'the first turn needs a code, a message describing the fault, or both',
       });
     }
@@ -216,7 +216,7 @@ export class SessionService {
       model: input.model!,
       equipment: 'air_water',
     };
-    if (input.code) request.code = input.code;
+    if (input.error_code) request.error_code = input.error_code;
     if (input.message?.trim()) request.symptom = input.message.trim();
     const state = this.open(request, 'air_water');
     return { ...this.written(ctx, null, state, turnBody(state, true)), billable: true };
@@ -224,14 +224,28 @@ export class SessionService {
 
   /** A new session from a validated request, with the manual's facts for its code and model. */
   private open(request: CreateSessionRequest, only?: 'air_water'): SessionState {
-    const manual = this.manualContext(request.brand, request.model, request.code);
+    const manual = this.manualContext(request.brand, request.model, request.error_code);
+    // The request's equipment wins (the technician sees the unit); without it, the corpus's model says.
+    const equipment = request.equipment ?? manual.equipment;
+    if (!equipment) {
+      throw fieldProblem([
+        {
+          field: 'equipment',
+          message:
+            'is required: the model does not resolve to one model of the corpus, so its kind (air_water or air_air) is not known',
+        },
+      ]);
+    }
     if (only && manual.equipment && manual.equipment !== only) {
       throw new ServiceError(
         'unsupported_equipment',
         `${request.model} is an ${manual.equipment.replace('_', '/')} unit; guided turns serve Air/Water heat pumps only (use /v2/diagnostic-sessions)`,
       );
     }
-    const init = sessionInitFromRequest(request, { manualFacts: manual.facts, id: newSessionId() });
+    const init = sessionInitFromRequest(
+      { ...request, equipment },
+      { manualFacts: manual.facts, id: newSessionId() },
+    );
     const state = engine(() => createSession(this.knowledge(), init));
     this.models.set(state.id, state.model);
     return state;

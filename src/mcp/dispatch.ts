@@ -23,7 +23,7 @@ export interface CallContext {
 const INSTRUCTIONS =
   'heatsource answers heat-pump troubleshooting questions from manufacturer manuals, always with a ' +
   'verbatim excerpt and a page citation. For an error code shown by a unit, call diagnose (or ' +
-  'diagnose_strict to answer only from the manual of the exact model) with brand, model and code; when ' +
+  'diagnose_strict to answer only from the manual of the exact model) with brand, model and error_code; when ' +
   'the state is ambiguous, ask the follow_up_questions. Use search for free-text questions, get_procedure ' +
   'to read a cited procedure in full, and the resource_link of a citation (resources/read) to read the ' +
   'cited page and its snapshot. Results carrying isError hold an RFC 9457 problem document.';

@@ -27,7 +27,11 @@ export async function localAccount(state: StateStore): Promise<Account> {
 export function curlExample(
   baseUrl: string,
   secret: string,
-  example: { brand: string; model: string; code: string } = { brand: 'BRAND', model: 'MODEL', code: 'CODE' },
+  example: { brand: string; model: string; error_code: string } = {
+    brand: 'BRAND',
+    model: 'MODEL',
+    error_code: 'CODE',
+  },
 ): string {
   const body = JSON.stringify(example).replace(/'/g, "'\\''");
   return (

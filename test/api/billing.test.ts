@@ -3,8 +3,8 @@ import { buildFixtureBundle, type TestApi, testApi } from './fixture.js';
 
 let bundle: string;
 let api: TestApi;
-const answer = { brand: 'Demotherm', model: 'DT-A100-E', code: 'E9' };
-const unknown = { brand: 'Demotherm', model: 'DT-A100-E', code: 'Z99' };
+const answer = { brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9' };
+const unknown = { brand: 'Demotherm', model: 'DT-A100-E', error_code: 'Z99' };
 
 beforeAll(async () => {
   bundle = await buildFixtureBundle();
@@ -35,8 +35,9 @@ describe('billing and quota', () => {
     // Free results stay free and available once the quota is spent.
     expect((await post('/v1/diagnostic', k.authorization, unknown)).json().state).toBe('unknown_code');
     expect(
-      (await post('/v2/diagnostic', k.authorization, { ...answer, model: 'DT-C400-M', code: 'H7' })).json()
-        .status,
+      (
+        await post('/v2/diagnostic', k.authorization, { ...answer, model: 'DT-C400-M', error_code: 'H7' })
+      ).json().status,
     ).toBe('no_exact_source');
     const ledger = await api.state.ledger({ account_id: k.accountId });
     expect(ledger.map((l) => l.operation).sort()).toEqual(['diagnose', 'diagnose_strict']);
@@ -62,7 +63,7 @@ describe('idempotency', () => {
     const again = await post(
       '/v1/diagnostic',
       k.authorization,
-      { code: 'E9', model: 'DT-A100-E', brand: 'Demotherm' },
+      { error_code: 'E9', model: 'DT-A100-E', brand: 'Demotherm' },
       'key-1',
     );
     expect(again.statusCode).toBe(first.statusCode);
@@ -75,7 +76,7 @@ describe('idempotency', () => {
   it('refuses the same key with another payload: 422', async () => {
     const k = await api.key('idem-mismatch');
     await post('/v1/diagnostic', k.authorization, answer, 'key-2');
-    const res = await post('/v1/diagnostic', k.authorization, { ...answer, code: 'E01' }, 'key-2');
+    const res = await post('/v1/diagnostic', k.authorization, { ...answer, error_code: 'E01' }, 'key-2');
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe('idempotency_key_reused');
   });
@@ -153,7 +154,7 @@ describe('POST /v1/diagnostic/turn', () => {
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().code).toBe('validation_failed');
     expect(invalid.json().errors[0].field).toBe('brand');
-    const first = { brand: 'Demotherm', model: 'DT-A100-E', code: 'E9' };
+    const first = { brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9' };
     const missing = await post('/v1/diagnostic/turn', k.authorization, first);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().code).toBe('idempotency_key_required');

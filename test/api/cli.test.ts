@@ -190,14 +190,14 @@ describe('heatsource serve', () => {
     const res = await fetch(`${first.url}/v1/diagnostic`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ brand: 'Demotherm', model: 'DT-A100-E', code: 'E9' }),
+      body: JSON.stringify({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9' }),
     });
     expect(res.status).toBe(200);
     // A request whose body is still arriving when SIGTERM comes must be served, not cut.
     const inFlight = slowPost(`${first.url}/v1/diagnostic`, key!, {
       brand: 'Demotherm',
       model: 'DT-A100-E',
-      code: 'E9',
+      error_code: 'E9',
     });
     await new Promise((r) => setTimeout(r, 300));
     first.child.kill('SIGTERM');

@@ -11,7 +11,7 @@ import { ensureBuilt, ROOT } from './build.js';
 import { buildFixtureBundle } from './fixture.js';
 
 const bin = path.join(ROOT, 'bin', 'run.js');
-const body = { brand: 'Demotherm', model: 'DT-A100-E', code: 'E9' };
+const body = { brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9' };
 const children: ChildProcess[] = [];
 
 let dir: string;

@@ -51,7 +51,7 @@ describe('demo corpus through the API', () => {
     let answers = 0;
     const snapshotsChecked = new Set<string>();
     for (const r of rows) {
-      const payload = { brand: r.brand, model: r.model, code: r.code };
+      const payload = { brand: r.brand, model: r.model, error_code: r.code };
       const res = await api.app.inject({
         method: 'POST',
         url: '/v1/diagnostic',

@@ -46,7 +46,7 @@ function expectNoPhantom(body: DiagnosticResponse): void {
 
 describe('POST /v1/diagnostic', () => {
   it('answers from the exact model with a verbatim excerpt, steps, part, citation and procedure', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', code: 'E9', language: 'en' });
+    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9', language: 'en' });
     expect(body.state).toBe('answer');
     expect(body.confidence).toEqual({ band: 'high', score: 0.95 });
     expect(body.brand).toBe('Demotherm');
@@ -80,14 +80,14 @@ describe('POST /v1/diagnostic', () => {
   });
 
   it('prefers the manual in the language asked', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', code: 'E9', language: 'nl' });
+    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9', language: 'nl' });
     expect(body.state).toBe('answer');
     expect(body.excerpt).toEqual({ text: FIX.e9NlExcerpt, document_id: FIX.alphaNl, page: 1 });
     expectNoPhantom(body);
   });
 
   it('matches an alias and says so, with a lower score', async () => {
-    const body = await v1({ brand: 'demo therm', model: 'dt a100 tr', code: 'e-9' });
+    const body = await v1({ brand: 'demo therm', model: 'dt a100 tr', error_code: 'e-9' });
     expect(body.state).toBe('answer');
     expect(body.brand).toBe('Demotherm');
     expect(body.model).toMatchObject({ name: 'DT-A100-E', match: 'alias', query: 'dt a100 tr' });
@@ -96,16 +96,16 @@ describe('POST /v1/diagnostic', () => {
   });
 
   it('matches one close name fuzzily, with medium confidence', async () => {
-    const missingSuffix = await v1({ brand: 'Demotherm', model: 'DT-A100', code: 'E9' });
+    const missingSuffix = await v1({ brand: 'Demotherm', model: 'DT-A100', error_code: 'E9' });
     expect(missingSuffix.state).toBe('answer');
     expect(missingSuffix.model).toMatchObject({ name: 'DT-A100-E', match: 'fuzzy' });
     expect(missingSuffix.confidence.band).toBe('medium');
-    const letterForDigit = await v1({ brand: 'Demotherm', model: 'DT-AI00-E', code: 'E9' });
+    const letterForDigit = await v1({ brand: 'Demotherm', model: 'DT-AI00-E', error_code: 'E9' });
     expect(letterForDigit.model).toMatchObject({ name: 'DT-A100-E', match: 'fuzzy' });
   });
 
   it('never reads another digit as a slip: a different number is out of coverage', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'DT-A101-E', code: 'E9' });
+    const body = await v1({ brand: 'Demotherm', model: 'DT-A101-E', error_code: 'E9' });
     expect(body.state).toBe('out_of_coverage');
     expect(body.excerpt).toBeNull();
     expect(body.model).toBeNull();
@@ -114,7 +114,7 @@ describe('POST /v1/diagnostic', () => {
   });
 
   it('is ambiguous for a range name, asking which model, with alternatives', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'Alpha', code: 'E9' });
+    const body = await v1({ brand: 'Demotherm', model: 'Alpha', error_code: 'E9' });
     expect(body.state).toBe('ambiguous');
     expect(body.model).toBeNull();
     expect(body.excerpt).toBeNull();
@@ -126,7 +126,7 @@ describe('POST /v1/diagnostic', () => {
   });
 
   it('is ambiguous when only manuals of other models document the code', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'DT-B300', code: 'E01' });
+    const body = await v1({ brand: 'Demotherm', model: 'DT-B300', error_code: 'E01' });
     expect(body.state).toBe('ambiguous');
     expect(body.model).toMatchObject({ name: 'DT-B300', match: 'exact' });
     expect(body.excerpt).toBeNull();
@@ -141,7 +141,7 @@ describe('POST /v1/diagnostic', () => {
   });
 
   it('is ambiguous without a model', async () => {
-    const body = await v1({ brand: 'Demotherm', code: 'E9' });
+    const body = await v1({ brand: 'Demotherm', error_code: 'E9' });
     expect(body.state).toBe('ambiguous');
     expect(body.alternatives.map((a) => a.document_id).sort()).toEqual(
       [FIX.alpha, FIX.alphaNl, FIX.beta].sort(),
@@ -149,17 +149,17 @@ describe('POST /v1/diagnostic', () => {
   });
 
   it('is ambiguous when the manual prints the code with two meanings', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', code: 'P1' });
+    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'P1' });
     expect(body.state).toBe('ambiguous');
     expect(body.alternatives.map((a) => a.title).sort()).toEqual([
       'High pressure switch open',
       'Pump relay welded',
     ]);
-    expect(body.follow_up_questions[0]?.field).toBe('code');
+    expect(body.follow_up_questions[0]?.field).toBe('error_code');
   });
 
   it('says unknown_code when no manual of the brand documents it', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', code: 'Z99' });
+    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'Z99' });
     expect(body.state).toBe('unknown_code');
     expect(body.model?.name).toBe('DT-A100-E');
     expect(body.citation).toBeNull();
@@ -167,21 +167,21 @@ describe('POST /v1/diagnostic', () => {
   });
 
   it('finds a zero-padded code typed without padding, with lower confidence', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', code: 'E1' });
+    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E1' });
     expect(body.state).toBe('answer');
     expect(body.error_code).toBe('E01');
     expect(body.confidence.score).toBeCloseTo(0.85);
   });
 
   it('never serves an extracted row whose excerpt is not on its page', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', code: 'X1' });
+    const body = await v1({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'X1' });
     expect(body.state).toBe('unknown_code');
     expect(body.excerpt).toBeNull();
   });
 
   it('is out_of_coverage for a brand without manuals, known alias or not', async () => {
     for (const brand of ['Vaillant', 'Acme Heat']) {
-      const body = await v1({ brand, model: 'X', code: 'F28' });
+      const body = await v1({ brand, model: 'X', error_code: 'F28' });
       expect(body.state).toBe('out_of_coverage');
       expect(body.brand).toBeNull();
       expect(body.follow_up_questions[0]).toMatchObject({ field: 'brand', options: ['Demotherm'] });
@@ -189,17 +189,17 @@ describe('POST /v1/diagnostic', () => {
   });
 
   it('answers from a manual not approved, with a lower score', async () => {
-    const body = await v1({ brand: 'Demotherm', model: 'DT-C400-M', code: 'H7' });
+    const body = await v1({ brand: 'Demotherm', model: 'DT-C400-M', error_code: 'H7' });
     expect(body.state).toBe('answer');
     expect(body.confidence.score).toBeCloseTo(0.85);
   });
 
   it('keeps the response shape whatever the state', async () => {
-    const keys = Object.keys(await v1({ brand: 'Demotherm', model: 'DT-A100-E', code: 'E9' })).sort();
+    const keys = Object.keys(await v1({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9' })).sort();
     for (const req of [
-      { brand: 'Nope', code: 'E9' },
-      { brand: 'Demotherm', model: 'Alpha', code: 'E9' },
-      { brand: 'Demotherm', model: 'DT-A100-E', code: 'Z99' },
+      { brand: 'Nope', error_code: 'E9' },
+      { brand: 'Demotherm', model: 'Alpha', error_code: 'E9' },
+      { brand: 'Demotherm', model: 'DT-A100-E', error_code: 'Z99' },
     ]) {
       expect(Object.keys(await v1(req)).sort()).toEqual(keys);
     }
@@ -208,7 +208,7 @@ describe('POST /v1/diagnostic', () => {
 
 describe('POST /v2/diagnostic', () => {
   it('answers exact_source from an approved manual of the exact model or alias', async () => {
-    const body = await v2({ brand: 'Demotherm', model: 'DT-A100-TR', code: 'E9', language: 'en' });
+    const body = await v2({ brand: 'Demotherm', model: 'DT-A100-TR', error_code: 'E9', language: 'en' });
     expect(body.status).toBe('exact_source');
     expect(body.billable).toBe(true);
     expect(body.model).toMatchObject({ name: 'DT-A100-E', match: 'alias', model_id: 'demotherm:DTA100E' });
@@ -219,13 +219,13 @@ describe('POST /v2/diagnostic', () => {
   });
 
   it('is code_not_in_source when the exact manual lacks the code, even if another model has it', async () => {
-    const body = await v2({ brand: 'Demotherm', model: 'DT-A100-E', code: 'C4' });
+    const body = await v2({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'C4' });
     expect(body).toMatchObject({ status: 'code_not_in_source', diagnostic: null, billable: false });
     expect(body.sources.length).toBe(2);
   });
 
   it('is no_exact_source without an approved manual, for a range, a close name or an unknown brand', async () => {
-    const unapproved = await v2({ brand: 'Demotherm', model: 'DT-C400-M', code: 'H7' });
+    const unapproved = await v2({ brand: 'Demotherm', model: 'DT-C400-M', error_code: 'H7' });
     expect(unapproved).toMatchObject({
       status: 'no_exact_source',
       diagnostic: null,
@@ -233,17 +233,17 @@ describe('POST /v2/diagnostic', () => {
       reason: null,
     });
     expect(unapproved.model?.name).toBe('DT-C400-M');
-    expect(await v2({ brand: 'Demotherm', model: 'Alpha', code: 'E9' })).toMatchObject({
+    expect(await v2({ brand: 'Demotherm', model: 'Alpha', error_code: 'E9' })).toMatchObject({
       status: 'no_exact_source',
       reason: 'range_name',
       model: null,
       diagnostic: null,
     });
-    expect(await v2({ brand: 'Demotherm', model: 'DT-A100', code: 'E9' })).toMatchObject({
+    expect(await v2({ brand: 'Demotherm', model: 'DT-A100', error_code: 'E9' })).toMatchObject({
       status: 'no_exact_source',
       reason: 'unknown_model',
     });
-    expect(await v2({ brand: 'Vaillant', model: 'aroTHERM', code: 'F28' })).toMatchObject({
+    expect(await v2({ brand: 'Vaillant', model: 'aroTHERM', error_code: 'F28' })).toMatchObject({
       status: 'no_exact_source',
       reason: 'unknown_brand',
     });
@@ -254,7 +254,7 @@ describe('POST /v2/diagnostic', () => {
       method: 'POST',
       url: '/v2/diagnostic',
       headers: auth,
-      payload: { brand: 'Demotherm', code: 'E9' },
+      payload: { brand: 'Demotherm', error_code: 'E9' },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([{ field: 'model', message: 'is required' }]);

@@ -5,7 +5,7 @@ import { buildFixtureBundle, type TestApi, testApi } from './fixture.js';
 let bundle: string;
 let api: TestApi;
 let auth: { authorization: string };
-const body = { brand: 'Demotherm', model: 'DT-A100-E', code: 'E9' };
+const body = { brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9' };
 
 beforeAll(async () => {
   bundle = await buildFixtureBundle();
@@ -98,11 +98,11 @@ describe('problem documents', () => {
       method: 'POST',
       url: '/v1/diagnostic',
       headers: auth,
-      payload: { brand: '', code: 42, colour: 'red', language: 'english' },
+      payload: { brand: '', error_code: 42, colour: 'red', language: 'english' },
     });
     const p = expectProblem(res, 400, 'validation_failed');
     const fields = (p.errors as { field: string; message: string }[]).map((e) => e.field).sort();
-    expect(fields).toEqual(['brand', 'code', 'colour', 'language']);
+    expect(fields).toEqual(['brand', 'colour', 'error_code', 'language']);
     expect(p.errors).toContainEqual({ field: 'colour', message: 'unknown field' });
   });
 

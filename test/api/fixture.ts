@@ -31,7 +31,7 @@ export const FIX = {
   e9NlExcerpt: 'E9 Waterdebietfout: stromingsschakelaar FS1 15 s open terwijl de circulatiepomp draait.',
 } as const;
 
-interface DocSpec {
+export interface DocSpec {
   id: string;
   sidecar: Sidecar;
   pages: string[][];
@@ -47,7 +47,7 @@ interface DocSpec {
   snapshots: number[];
 }
 
-const sidecar = (s: Partial<Sidecar> & Pick<Sidecar, 'title' | 'models'>): Sidecar => ({
+export const sidecar = (s: Partial<Sidecar> & Pick<Sidecar, 'title' | 'models'>): Sidecar => ({
   brand: FIX.brand,
   doc_type: 'service_manual',
   language: 'en',
@@ -237,12 +237,15 @@ function toExtracted(spec: DocSpec): ExtractedDocument {
   };
 }
 
-/** Writes the fixture bundle into a fresh temporary folder and returns its path. */
-export async function buildFixtureBundle(): Promise<string> {
+/**
+ * Writes the fixture bundle into a fresh temporary folder and returns its path; `extra` documents join
+ * the fixture's own (a second brand, for instance).
+ */
+export async function buildFixtureBundle(extra: DocSpec[] = []): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-api-'));
   const file = path.join(dir, 'fixture.bundle');
   const builder = new BundleBuilder(file, BrandAliases.load());
-  for (const spec of SPECS) {
+  for (const spec of [...SPECS, ...extra]) {
     const shots =
       spec.snapshots.length > 0 ? await Promise.all(spec.snapshots.map((p) => snapshot(p, p * 60))) : null;
     builder.addDocument(toExtracted(spec), shots);

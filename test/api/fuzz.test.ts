@@ -97,6 +97,7 @@ const VALID: Record<string, () => unknown> = {
   brand: () => pick([FIX.brand, 'demotherm', 'Nope']),
   model: () => pick(['DT-A100-E', 'DT-A200-E', 'Alpha', 'DT-A100-TR']),
   code: () => pick(['E9', 'E01', 'P1', 'X1', 'e9', 'E09']),
+  error_code: () => pick(['E9', 'E01', 'P1', 'X1', 'e9', 'E09']),
   chunk_id: () => pick([FIX.procedureChunk, `${FIX.alpha}.p2.1`]),
   document_id: () => pick([FIX.alpha, FIX.beta, FIX.gamma]),
   page: () => pick([1, 2, 3, 4, 99]),
@@ -188,7 +189,7 @@ beforeAll(async () => {
   const created = await fetch(`${base}/v2/diagnostic-sessions`, {
     method: 'POST',
     headers: { authorization, 'content-type': 'application/json', 'idempotency-key': 'fuzz-session' },
-    body: JSON.stringify({ brand: FIX.brand, model: 'DT-A100-E', equipment: 'air_water', code: 'E9' }),
+    body: JSON.stringify({ brand: FIX.brand, model: 'DT-A100-E', equipment: 'air_water', error_code: 'E9' }),
   });
   sessionId = ((await created.json()) as { id?: string; session_id?: string }).id ?? 'ds_missing';
 }, 120_000);
@@ -438,7 +439,7 @@ describe('what holds under concurrency', () => {
           'content-type': 'application/json',
           'idempotency-key': 'same',
         },
-        body: JSON.stringify({ brand: FIX.brand, model: 'DT-A100-E', code: 'E9' }),
+        body: JSON.stringify({ brand: FIX.brand, model: 'DT-A100-E', error_code: 'E9' }),
       }).then((r) => r.status);
     const statuses = await Promise.all(Array.from({ length: 300 }, send));
     expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
@@ -452,7 +453,7 @@ describe('what holds under concurrency', () => {
       fetch(`${base}/v1/diagnostic`, {
         method: 'POST',
         headers: { authorization: k.authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ brand: FIX.brand, model: 'DT-A100-E', code: 'E9' }),
+        body: JSON.stringify({ brand: FIX.brand, model: 'DT-A100-E', error_code: 'E9' }),
       }).then((r) => r.status);
     const statuses = await Promise.all(Array.from({ length: 200 }, send));
     expect(statuses.filter((s) => s === 200)).toHaveLength(50);

@@ -90,7 +90,7 @@ describe.skipIf(!available)('real corpus: answer keys through /v1 and /v2 diagno
       for (const key of readJsonl<AnswerKey>(path.join(answersDir, file))) {
         if (!key.code || !key.brand) continue;
         tally.keys++;
-        const payload = { brand: key.brand, model: key.model, code: key.code };
+        const payload = { brand: key.brand, model: key.model, error_code: key.code };
         const v1 = await api.app.inject({
           method: 'POST',
           url: '/v1/diagnostic',

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const diagnostic = { brand: 'Demotherm', model: 'DT-A100-E', code: 'E9' };
+const diagnostic = { brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9' };
 
 describe('over a listening server', () => {
   it('answers a diagnostic', async () => {

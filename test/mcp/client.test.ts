@@ -110,11 +110,11 @@ describe('an official SDK client over Streamable HTTP', () => {
       expect(tool.outputSchema?.type, tool.name).toBe('object');
     }
     const diagnose = tools.find((t) => t.name === 'diagnose')!;
-    expect(diagnose.inputSchema.required).toEqual(['brand', 'code']);
+    expect(diagnose.inputSchema.required).toEqual(['brand', 'error_code']);
     expect(Object.keys(diagnose.inputSchema.properties ?? {})).toEqual([
       'brand',
       'model',
-      'code',
+      'error_code',
       'language',
       'request_id',
     ]);
@@ -126,7 +126,7 @@ describe('an official SDK client over Streamable HTTP', () => {
   });
 
   it('answers a diagnostic with the REST body, its JSON text and a link to every cited page', async () => {
-    const input = { brand: BRAND, model: MODEL, code: 'P1' };
+    const input = { brand: BRAND, model: MODEL, error_code: 'P1' };
     const { result, restBody } = await expectParity('diagnose', input);
     expect(restBody.state).toBe('answer');
     const links = result.content.filter((c) => c.type === 'resource_link');
@@ -152,10 +152,10 @@ describe('an official SDK client over Streamable HTTP', () => {
 
 describe('every tool answers what REST answers for the same input', () => {
   it('diagnose, for an answer, an unknown code and an invalid request', async () => {
-    await expectParity('diagnose', { brand: BRAND, model: MODEL, code: 'E9' });
-    const unknown = await expectParity('diagnose', { brand: BRAND, model: MODEL, code: 'Z77' });
+    await expectParity('diagnose', { brand: BRAND, model: MODEL, error_code: 'E9' });
+    const unknown = await expectParity('diagnose', { brand: BRAND, model: MODEL, error_code: 'Z77' });
     expect(unknown.restBody.state).toBe('unknown_code');
-    const invalid = await expectParity('diagnose', { brand: '', code: 'E9', colour: 'red' });
+    const invalid = await expectParity('diagnose', { brand: '', error_code: 'E9', colour: 'red' });
     expect(invalid.status).toBe(400);
     expect(invalid.result.structuredContent).toMatchObject({
       code: 'validation_failed',
@@ -164,9 +164,9 @@ describe('every tool answers what REST answers for the same input', () => {
   });
 
   it('diagnose_strict and resolve_model', async () => {
-    const strict = await expectParity('diagnose_strict', { brand: BRAND, model: MODEL, code: 'E9' });
+    const strict = await expectParity('diagnose_strict', { brand: BRAND, model: MODEL, error_code: 'E9' });
     expect(strict.restBody.status).toBe('exact_source');
-    await expectParity('diagnose_strict', { brand: BRAND, model: 'DT-XX000', code: 'E9' });
+    await expectParity('diagnose_strict', { brand: BRAND, model: 'DT-XX000', error_code: 'E9' });
     const resolved = await expectParity('resolve_model', { brand: BRAND, model: 'dt aw080 m' });
     expect(resolved.restBody.status).toBe('resolved');
   });
@@ -208,7 +208,8 @@ describe('every tool answers what REST answers for the same input', () => {
 
   it('get_pdf_snapshot: the WebP REST serves as image content, its metadata as structured content', async () => {
     const documentId = (
-      (await call('diagnose', { brand: BRAND, model: MODEL, code: 'E9' })).structuredContent!.citation as {
+      (await call('diagnose', { brand: BRAND, model: MODEL, error_code: 'E9' })).structuredContent!
+        .citation as {
         document_id: string;
       }
     ).document_id;
@@ -240,7 +241,7 @@ describe('every tool answers what REST answers for the same input', () => {
   });
 
   it('diagnose_guided needs an idempotency key, and with one answers as REST does', async () => {
-    const input = { brand: BRAND, model: MODEL, code: 'E9' };
+    const input = { brand: BRAND, model: MODEL, error_code: 'E9' };
     const without = await call('diagnose_guided', input);
     expect(without.isError).toBe(true);
     expect(without.structuredContent).toMatchObject({ status: 400, code: 'idempotency_key_required' });
@@ -287,14 +288,14 @@ describe('billing and idempotency over MCP', () => {
     try {
       const used = async () =>
         ((await call('whoami', {}, metered)).structuredContent!.quota as { used: number }).used;
-      const input = { brand: BRAND, model: MODEL, code: 'E9' };
+      const input = { brand: BRAND, model: MODEL, error_code: 'E9' };
       const first = await call('diagnose', { ...input, request_id: 'once-1' }, metered);
       expect(first.structuredContent!.billable).toBe(true);
       expect(await used()).toBe(1);
       const replay = await call('diagnose', { ...input, request_id: 'once-1' }, metered);
       expect(replay.structuredContent).toEqual(first.structuredContent);
       expect(await used()).toBe(1);
-      const reused = await call('diagnose', { ...input, code: 'E8', request_id: 'once-1' }, metered);
+      const reused = await call('diagnose', { ...input, error_code: 'E8', request_id: 'once-1' }, metered);
       expect(reused.isError).toBe(true);
       expect(reused.structuredContent).toMatchObject({ status: 422, code: 'idempotency_key_reused' });
 
@@ -303,29 +304,29 @@ describe('billing and idempotency over MCP', () => {
         method: 'POST',
         url: '/v1/diagnostic',
         headers: { authorization: key.authorization, 'idempotency-key': 'cross-1' },
-        payload: { ...input, code: 'E8' },
+        payload: { ...input, error_code: 'E8' },
       });
       expect(res.statusCode).toBe(200);
       expect(await used()).toBe(2);
-      const crossed = await call('diagnose', { ...input, code: 'E8', request_id: 'cross-1' }, metered);
+      const crossed = await call('diagnose', { ...input, error_code: 'E8', request_id: 'cross-1' }, metered);
       expect(crossed.structuredContent).toEqual(res.json());
       expect(await used()).toBe(2);
 
       // Not billable: no answer.
-      const none = await call('diagnose', { ...input, code: 'Z77' }, metered);
+      const none = await call('diagnose', { ...input, error_code: 'Z77' }, metered);
       expect(none.structuredContent!.billable).toBe(false);
       expect(await used()).toBe(2);
 
-      await call('diagnose', { ...input, code: 'E7' }, metered);
+      await call('diagnose', { ...input, error_code: 'E7' }, metered);
       expect(await used()).toBe(3);
-      const spent = await call('diagnose', { ...input, code: 'E6' }, metered);
+      const spent = await call('diagnose', { ...input, error_code: 'E6' }, metered);
       expect(spent.isError).toBe(true);
       expect(spent.structuredContent).toMatchObject({ status: 429, code: 'quota_exceeded' });
       const spentRest = await server.api.app.inject({
         method: 'POST',
         url: '/v1/diagnostic',
         headers: { authorization: key.authorization },
-        payload: { ...input, code: 'E6' },
+        payload: { ...input, error_code: 'E6' },
       });
       expect(spent.structuredContent).toEqual(spentRest.json());
     } finally {
@@ -337,17 +338,17 @@ describe('billing and idempotency over MCP', () => {
     const result = await call('diagnose', {
       brand: BRAND,
       model: MODEL,
-      code: 'E9',
+      error_code: 'E9',
       request_id: 'has space',
     });
     const res = await rest(
       'diagnose',
-      { brand: BRAND, model: MODEL, code: 'E9' },
+      { brand: BRAND, model: MODEL, error_code: 'E9' },
       { 'idempotency-key': 'has space' },
     );
     expect(result.structuredContent).toEqual(res.json());
     expect(result.structuredContent).toMatchObject({ code: 'idempotency_key_invalid' });
-    const typed = await call('diagnose', { brand: BRAND, model: MODEL, code: 'E9', request_id: 42 });
+    const typed = await call('diagnose', { brand: BRAND, model: MODEL, error_code: 'E9', request_id: 42 });
     expect(typed.structuredContent).toMatchObject({
       code: 'validation_failed',
       errors: [{ field: 'request_id', message: 'must be a string' }],
@@ -406,7 +407,7 @@ describe('manual pages as resources', () => {
 
 describe('guided session tools', () => {
   const present = () => SESSION_TOOLS.every((n) => server.api.app.heatsource.services.operation(n));
-  const start = { brand: BRAND, model: MODEL, equipment: 'air_water', code: 'E9' };
+  const start = { brand: BRAND, model: MODEL, equipment: 'air_water', error_code: 'E9' };
 
   interface SessionBody {
     id: string;

@@ -208,7 +208,7 @@ describe('transport rules', () => {
     expect(result.structuredContent).toMatchObject({
       status: 400,
       code: 'validation_failed',
-      errors: [{ field: 'code', message: 'is required' }],
+      errors: [{ field: 'error_code', message: 'is required' }],
     });
   });
 
@@ -271,7 +271,7 @@ describe('security', () => {
 describe('content by protocol revision', () => {
   const diagnose = request('tools/call', {
     name: 'diagnose',
-    arguments: { brand: 'Demotherm', model: 'DT-AW080-M', code: 'E9' },
+    arguments: { brand: 'Demotherm', model: 'DT-AW080-M', error_code: 'E9' },
   });
   const call = async (version: string) => {
     const res = await rawPost(server.mcpUrl, diagnose, { ...auth, 'mcp-protocol-version': version });
@@ -350,7 +350,7 @@ describe('tools follow the service layer', () => {
         server.mcpUrl,
         request('tools/call', {
           name: 'diagnose',
-          arguments: { brand: 'Demotherm', model: 'DT-AW080-M', code },
+          arguments: { brand: 'Demotherm', model: 'DT-AW080-M', error_code: code },
         }),
         auth,
       );

@@ -103,11 +103,11 @@ describe('tool schemas from the zod contract', () => {
     const input = toolInputSchema(operation('diagnose')).schema;
     for (const validator of validators) {
       const validate = validator.getValidator(input as never);
-      expect(validate({ brand: 'Demotherm', model: 'DT-AW080-M', code: 'E9', request_id: 'k-1' }).valid).toBe(
-        true,
-      );
+      expect(
+        validate({ brand: 'Demotherm', model: 'DT-AW080-M', error_code: 'E9', request_id: 'k-1' }).valid,
+      ).toBe(true);
       expect(validate({ brand: 'Demotherm' }).valid).toBe(false);
-      expect(validate({ brand: 'Demotherm', code: 'E9', colour: 'red' }).valid).toBe(false);
+      expect(validate({ brand: 'Demotherm', error_code: 'E9', colour: 'red' }).valid).toBe(false);
     }
   });
 });

@@ -133,7 +133,7 @@ const run = vm.runInContext(
   `(async () => {
     const { createClient, HeatsourceError } = __sdk;
     const hs = createClient({ baseUrl: __args.baseUrl, apiKey: __args.apiKey });
-    const answer = await hs.diagnose({ brand: 'Demotherm', model: 'DT-A100-E', code: 'E9' });
+    const answer = await hs.diagnose({ brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9' });
     const image = await hs.getPdfSnapshot({ document_id: 'alpha-service-en', page: 2 });
     let problem = null;
     try { await hs.getErrorCode({ brand: 'Nobrand', code: 'E9' }); } catch (e) {

@@ -27,7 +27,7 @@ async function rejection(p: Promise<unknown>): Promise<Sdk.HeatsourceError> {
   return err as Sdk.HeatsourceError;
 }
 
-const E9 = { brand: FIX.brand, model: 'DT-A100-E', code: 'E9' };
+const E9 = { brand: FIX.brand, model: 'DT-A100-E', error_code: 'E9' };
 
 describe('the SDK against a listening server', () => {
   it('diagnose answers with the excerpt and its page', async () => {
@@ -48,7 +48,7 @@ describe('the SDK against a listening server', () => {
   });
 
   it('diagnoseTurn always carries an Idempotency-Key, which the server requires', async () => {
-    const outcome = await hs.diagnoseTurn({ brand: FIX.brand, model: 'DT-A100-E', code: 'E9' }).then(
+    const outcome = await hs.diagnoseTurn({ brand: FIX.brand, model: 'DT-A100-E', error_code: 'E9' }).then(
       (body) => ({ body, code: null as string | null }),
       (e: Sdk.HeatsourceError) => ({ body: null, code: e.code }),
     );
@@ -134,10 +134,10 @@ describe('typed errors', () => {
   });
 
   it('validation failures carry the field errors', async () => {
-    const err = await rejection(hs.diagnose({ brand: FIX.brand, code: '' }));
+    const err = await rejection(hs.diagnose({ brand: FIX.brand, error_code: '' }));
     expect(err.status).toBe(400);
     expect(err.code).toBe('validation_failed');
-    expect(err.errors.map((e) => e.field)).toContain('code');
+    expect(err.errors.map((e) => e.field)).toContain('error_code');
   });
 
   it('authentication problems are 401 with their own codes', async () => {
@@ -185,7 +185,7 @@ describe('guided sessions', () => {
       brand: FIX.brand,
       model: 'DT-A100-E',
       equipment: 'air_water',
-      code: 'E9',
+      error_code: 'E9',
     });
     expect(session.status).toBe('active');
     expect((await hs.getDiagnosticSession(session.id)).id).toBe(session.id);

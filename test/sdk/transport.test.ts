@@ -57,7 +57,7 @@ const ok = (body: unknown) =>
 
 const fast = { initialMs: 5, maxMs: 20 };
 const BASE = 'http://hs.test/api/';
-const E9 = { brand: 'Demotherm', model: 'DT-AW080-M', code: 'E9' };
+const E9 = { brand: 'Demotherm', model: 'DT-AW080-M', error_code: 'E9' };
 
 const servers: http.Server[] = [];
 afterEach(async () => {

@@ -1,7 +1,12 @@
 import type { Citation } from '../../src/contract/common.js';
 import type { NextAction, Session } from '../../src/contract/sessions.js';
 
-export const UNIT = { brand: 'Demotherm', model: 'DT-A100-E', equipment: 'air_water', code: 'E9' } as const;
+export const UNIT = {
+  brand: 'Demotherm',
+  model: 'DT-A100-E',
+  equipment: 'air_water',
+  error_code: 'E9',
+} as const;
 
 /** A flow switch that stays open although water flows: every other reading is normal. */
 export const FAULTY_FLOW_SWITCH: Record<string, boolean | number | string> = {

@@ -33,7 +33,12 @@ async function charged(accountId = a.accountId) {
   return (await api.state.ledger({ account_id: accountId })).filter((e) => e.operation === 'diagnose_guided')
     .length;
 }
-const first = { brand: UNIT.brand, model: UNIT.model, code: 'E9', message: 'the heating stops with E9' };
+const first = {
+  brand: UNIT.brand,
+  model: UNIT.model,
+  error_code: 'E9',
+  message: 'the heating stops with E9',
+};
 
 describe('POST /v1/diagnostic/turn', () => {
   it('needs an Idempotency-Key', async () => {
@@ -141,7 +146,7 @@ describe('POST /v1/diagnostic/turn', () => {
     const res = await turn({ brand: UNIT.brand });
     expect(res.statusCode).toBe(400);
     const fields = (res.json().errors as { field: string }[]).map((e) => e.field);
-    expect(fields).toEqual(['model', 'code']);
+    expect(fields).toEqual(['model', 'error_code']);
     const answered = await turn({ ...first, response: { action_id: 'x', value: true } });
     expect(answered.statusCode).toBe(400);
     expect(answered.json().errors[0].field).toBe('response');

@@ -94,7 +94,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => api?.close());
 
-const unitFlags = ['--brand', UNIT.brand, '--model', UNIT.model, '--code', UNIT.code];
+const unitFlags = ['--brand', UNIT.brand, '--model', UNIT.model, '--code', UNIT.error_code];
 
 describe('heatsource session, offline', () => {
   it('starts, answers, shows, undoes, closes and reports a session across separate processes', async () => {

@@ -46,7 +46,7 @@ describe('session contract', () => {
     expect(pub.hypotheses.some((h) => h.source === 'residual')).toBe(true);
     expect(pub.turns).toEqual({ used: 0, budget: 12 });
     expect(pub.equipment).toMatchObject({
-      code: 'E7',
+      error_code: 'E7',
       equipment: 'air_water',
       context: { emitter: 'underfloor' },
     });
@@ -91,13 +91,16 @@ describe('session contract', () => {
       brand: 'Acme',
       model: 'HP-1',
       equipment: 'air_water',
-      code: 'E7',
+      error_code: 'E7',
       readings: [{ quantity: 'water_pressure', value: 0.4 }],
       budget: 5,
     });
     const s = createSession(
       k,
-      sessionInitFromRequest(request, { id: 'ses_1', manualFacts: init.manualFacts }),
+      sessionInitFromRequest(
+        { ...request, equipment: 'air_water' },
+        { id: 'ses_1', manualFacts: init.manualFacts },
+      ),
     );
     expect(s.id).toBe('ses_1');
     expect(s.initial_readings).toEqual([

@@ -74,7 +74,7 @@ export function publicAction(action: ModelAction, lang: Language = 'en'): NextAc
 function equipmentOf(state: SessionState): SessionEquipment {
   const e = state.equipment;
   const out: SessionEquipment = { brand: e.brand, model: e.model, equipment: e.kind };
-  if (e.code !== null) out.code = e.code;
+  if (e.code !== null) out.error_code = e.code;
   if (e.symptom !== null) out.symptom = e.symptom;
   if (Object.keys(e.context).length > 0) out.context = { ...e.context };
   return out;

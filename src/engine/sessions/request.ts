@@ -1,16 +1,17 @@
-import type { CreateSessionRequest } from '../../contract/sessions.js';
+import type { CreateSessionRequest, SessionEquipmentKind } from '../../contract/sessions.js';
 import type { ManualFact, SessionInit } from './types.js';
 
 /**
  * The engine's input for a validated create request. The adapter adds what the request does not
- * carry: the manual's facts for the code and model (from the bundle) and the id it persists under.
+ * carry: the equipment when the model tells it, the manual's facts for the code and model (from the
+ * bundle) and the id it persists under.
  */
 export function sessionInitFromRequest(
-  request: CreateSessionRequest,
+  request: CreateSessionRequest & { equipment: SessionEquipmentKind },
   extra: { manualFacts?: ManualFact[]; id?: string } = {},
 ): SessionInit {
   const init: SessionInit = { equipment: request.equipment, brand: request.brand, model: request.model };
-  if (request.code !== undefined) init.code = request.code;
+  if (request.error_code !== undefined) init.code = request.error_code;
   if (request.symptom !== undefined) init.symptom = request.symptom;
   if (request.context !== undefined) init.context = { ...request.context };
   if (request.readings !== undefined) init.readings = request.readings.map((r) => ({ ...r }));
