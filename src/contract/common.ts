@@ -10,6 +10,15 @@ export const wellFormed = [
   { message: 'must be well-formed Unicode (no lone surrogate)' },
 ] as const;
 
+/** A name or identifier a request gives: trimmed, not empty, at most `max` characters, well-formed. */
+export const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max)
+    .refine(...wellFormed);
+
 /** Where an answer comes from: a page of a document that exists in the bundle, with its snapshot. */
 export const Citation = z
   .object({

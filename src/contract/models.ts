@@ -1,15 +1,7 @@
 import { z } from 'zod';
-import { ErrorCodeField, wellFormed } from './common.js';
+import { ErrorCodeField, text } from './common.js';
 import { DiagnosticResponse, Language } from './diagnostic.js';
 import { DocumentSummary, ModelSummary } from './documents.js';
-
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max)
-    .refine(...wellFormed);
 
 export const ResolveModelRequest = z
   .strictObject({

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seeded } from '../../bench/seeded.js';
 import { OPERATIONS, type OperationSpec } from '../../src/contract/operations.js';
 import { toolInputSchema } from '../../src/mcp/tool-schemas.js';
-import { rawExchange } from '../helpers/raw-http.js';
+import { mcpPost, rawExchange } from '../helpers/raw-http.js';
 import { ROOT } from './build.js';
 import { buildFixtureBundle, FIX, type TestApi, testApi } from './fixture.js';
 
@@ -405,27 +405,8 @@ describe('fuzzing every route and tool', () => {
   }, 120_000);
 });
 
-async function mcp(
-  body: unknown,
-): Promise<{ status: number; type: string | null; body: Record<string, unknown> }> {
-  const res = await fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: Record<string, unknown>;
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    json = { text };
-  }
-  return { status: res.status, type: res.headers.get('content-type'), body: json };
+function mcp(message: unknown) {
+  return mcpPost(`${base}/mcp`, authorization, message);
 }
 
 describe('what holds under concurrency', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/contract/operations.js';
 import { MAX_PARAM_LENGTH } from '../../src/http/app.js';
 import { toolInputSchema } from '../../src/mcp/tool-schemas.js';
-import { rawExchange } from '../helpers/raw-http.js';
+import { mcpPost, rawExchange } from '../helpers/raw-http.js';
 import { buildFixtureBundle, FIX, type TestApi, testApi } from './fixture.js';
 
 let api: TestApi;
@@ -29,16 +29,12 @@ function expectProblem(status: number, type: string | undefined, body: string, c
 }
 
 const mcpCall = (name: string, args: Record<string, unknown>) =>
-  fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-  }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+  mcpPost(`${base}/mcp`, authorization, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
 
 describe('stalled and slow clients', () => {
   it('cuts a request whose body never finishes, with 408 request_timeout', async () => {

@@ -66,3 +66,32 @@ function parseResponse(text: string, closed: boolean, ms: number): RawExchange {
   }
   return { text, closed, ms, status: m ? Number(m[1]) : 0, headers, body };
 }
+
+/**
+ * POSTs one JSON-RPC message to an MCP endpoint as a plain HTTP client would, without a session or an
+ * SDK: what the service document promises any client. The body is parsed when it is JSON.
+ */
+export async function mcpPost(
+  url: string,
+  authorization: string,
+  message: unknown,
+): Promise<{ status: number; type: string | null; body: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify(message),
+  });
+  const text = await res.text();
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    body = { text };
+  }
+  return { status: res.status, type: res.headers.get('content-type'), body };
+}
