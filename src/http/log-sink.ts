@@ -22,12 +22,18 @@ export class LogSink {
     fd = 1,
     private readonly maxBuffered = MAX_BUFFERED,
   ) {
-    const stat = fs.fstatSync(fd);
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.fstatSync(fd);
+    } catch {
+      // No such descriptor (stdout closed at start): every line is dropped.
+      this.broken = true;
+    }
     // A pipe or socket opened as a stream of our own is non-blocking; files and terminals do not stall.
     this.stream =
-      stat.isFIFO() || stat.isSocket()
+      stat && (stat.isFIFO() || stat.isSocket())
         ? new net.Socket({ fd, readable: false, writable: true })
-        : fs.createWriteStream('', { fd, autoClose: false });
+        : fs.createWriteStream('/dev/null', stat ? { fd, autoClose: false } : {});
     this.stream.on('error', () => {
       this.broken = true;
     });
