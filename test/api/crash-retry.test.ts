@@ -7,10 +7,10 @@ import { OPERATIONS } from '../../src/contract/operations.js';
 import { fingerprint } from '../../src/engine/billing.js';
 import { ownerGone, processOwner } from '../../src/state/process-owner.js';
 import { SqliteStateStore } from '../../src/state/sqlite-store.js';
+import { startServe } from '../helpers/serve.js';
 import { ensureBuilt, ROOT } from './build.js';
 import { buildFixtureBundle } from './fixture.js';
 
-const bin = path.join(ROOT, 'bin', 'run.js');
 const body = { brand: 'Demotherm', model: 'DT-A100-E', error_code: 'E9' };
 const children: ChildProcess[] = [];
 
@@ -51,23 +51,6 @@ async function kill9(child: ChildProcess): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGKILL');
   await exited;
-}
-
-function serve(args: string[]): Promise<{ url: string; child: ChildProcess; exit: Promise<number | null> }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--log-level', 'silent', '--port', '0', ...args], {
-    cwd: ROOT,
-  });
-  children.push(child);
-  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /at (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1]!, child, exit });
-    });
-    child.on('exit', () => reject(new Error(`serve exited: ${err}`)));
-  });
 }
 
 describe('process owners', () => {
@@ -116,7 +99,8 @@ describe('a retry after kill -9', () => {
 
     await kill9(held);
 
-    const server = await serve(['--bundle', bundle, '--state', stateFile]);
+    const server = await startServe(['--log-level', 'silent', '--bundle', bundle, '--state', stateFile]);
+    children.push(server.child);
     const res = await fetch(`${server.url}/v1/diagnostic`, {
       method: 'POST',
       headers: {

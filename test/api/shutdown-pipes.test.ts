@@ -1,13 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT } from './build.js';
+import { startServe } from '../helpers/serve.js';
+import { ensureBuilt } from './build.js';
 import { buildFixtureBundle } from './fixture.js';
 
-const bin = path.join(ROOT, 'bin', 'run.js');
 const children: ChildProcess[] = [];
 let dir: string;
 let bundle: string;
@@ -23,32 +23,15 @@ afterAll(() => {
 
 /** `serve` with its stdout and stderr on pipes to this process, logging every request at info level. */
 async function serveOnPipes(name: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      bin,
-      'serve',
-      '--no-auth',
-      '--port',
-      '0',
-      '--bundle',
-      bundle,
-      '--state',
-      path.join(dir, `${name}.sqlite`),
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.push(child);
-  let err = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /at (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', () => reject(new Error(`serve exited: ${err}`)));
-  });
-  return { child, url };
+  const served = await startServe([
+    '--no-auth',
+    '--bundle',
+    bundle,
+    '--state',
+    path.join(dir, `${name}.sqlite`),
+  ]);
+  children.push(served.child);
+  return served;
 }
 
 /** Sends `count` requests over a few keep-alive connections; each writes a log line. */
