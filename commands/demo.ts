@@ -1,13 +1,15 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { ensureDemoBundle } from '../pipeline/ingest/demo.js';
 import { bundleInfo } from '../src/bundle/inspect.js';
 import { BundleReader } from '../src/bundle/reader.js';
+import { HeatsourceCommand } from '../src/cli/base-command.js';
 import { formatBundleInfo } from '../src/cli/bundle-format.js';
+import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { ingestProgress } from '../src/cli/ingest-progress.js';
 import { ServeConfigError, startServer } from '../src/http/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
-export default class Demo extends Command {
+export default class Demo extends HeatsourceCommand {
   static override summary = 'Build the embedded demo bundle when missing or stale, then show it or serve it.';
   static override description =
     'Generates the demo manuals of a fictional manufacturer (data/demo) to PDF, ingests them into data/demo.bundle ' +
@@ -55,7 +57,7 @@ export default class Demo extends Command {
         (line) => process.stderr.write(`${line}\n`),
       );
     } catch (err) {
-      if (err instanceof ServeConfigError) this.error(err.message, { exit: 2 });
+      if (err instanceof ServeConfigError) throw new CliError(err.message, EXIT.usage);
       throw err;
     }
   }

@@ -1,9 +1,11 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { HeatsourceCommand } from '../src/cli/base-command.js';
+import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { ServeConfigError, startServer } from '../src/http/server.js';
 import { projectPath } from '../src/project-path.js';
 import { defaultStatePath } from '../src/state/open.js';
 
-export default class Serve extends Command {
+export default class Serve extends HeatsourceCommand {
   static override summary = 'Serve the REST API (v1, v2) over a bundle, behind API keys.';
   static override description =
     'Opens the bundle read-only and the state database (accounts, keys, usage, idempotency), then listens. ' +
@@ -73,7 +75,7 @@ export default class Serve extends Command {
       // stalls; the process ends when the server has stopped (on SIGTERM/SIGINT).
       await server.closed;
     } catch (err) {
-      if (err instanceof ServeConfigError) this.error(err.message, { exit: 2 });
+      if (err instanceof ServeConfigError) throw new CliError(err.message, EXIT.usage);
       throw err;
     }
   }

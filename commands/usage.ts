@@ -1,8 +1,10 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { HeatsourceCommand } from '../src/cli/base-command.js';
+import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { formatUsage, usageReport } from '../src/state/admin.js';
 import { defaultStatePath, openState } from '../src/state/open.js';
 
-export default class Usage extends Command {
+export default class Usage extends HeatsourceCommand {
   static override summary = 'Show billable usage and quota per account for a month.';
   static override examples = [
     '<%= config.bin %> usage',
@@ -18,14 +20,12 @@ export default class Usage extends Command {
   async run(): Promise<void> {
     const { flags } = await this.parse(Usage);
     if (flags.period && !/^\d{4}-(0[1-9]|1[0-2])$/.test(flags.period)) {
-      this.error('--period must be a month such as 2026-03', { exit: 2 });
+      throw new CliError(`--period must be a month such as 2026-03, not "${flags.period}"`, EXIT.usage);
     }
-    const state = openState(flags.state ?? defaultStatePath());
+    const state = openState(flags.state ?? defaultStatePath(), { mustExist: true });
     try {
       const reports = await usageReport(state, flags.account, flags.period);
       this.log(flags.json ? JSON.stringify(reports, null, 2) : formatUsage(reports));
-    } catch (err) {
-      this.error((err as Error).message, { exit: 1 });
     } finally {
       await state.close();
     }

@@ -1,8 +1,9 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { HeatsourceCommand } from '../../src/cli/base-command.js';
 import { createKeyFor } from '../../src/state/admin.js';
 import { defaultStatePath, openState } from '../../src/state/open.js';
 
-export default class KeysCreate extends Command {
+export default class KeysCreate extends HeatsourceCommand {
   static override summary = 'Create an API key (shown once; only its hash is stored).';
   static override description =
     'Creates a key for an account, and the account when it does not exist. --quota sets the billable ' +

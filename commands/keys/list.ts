@@ -1,8 +1,9 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { HeatsourceCommand } from '../../src/cli/base-command.js';
 import { formatKeys, listKeys } from '../../src/state/admin.js';
 import { defaultStatePath, openState } from '../../src/state/open.js';
 
-export default class KeysList extends Command {
+export default class KeysList extends HeatsourceCommand {
   static override summary = 'List API keys (prefix only, never the key).';
   static override examples = [
     '<%= config.bin %> keys list',
@@ -16,12 +17,10 @@ export default class KeysList extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(KeysList);
-    const state = openState(flags.state ?? defaultStatePath());
+    const state = openState(flags.state ?? defaultStatePath(), { mustExist: true });
     try {
       const keys = await listKeys(state, flags.account);
       this.log(flags.json ? JSON.stringify(keys, null, 2) : formatKeys(keys));
-    } catch (err) {
-      this.error((err as Error).message, { exit: 1 });
     } finally {
       await state.close();
     }

@@ -102,7 +102,7 @@ export function formatAction(action: NextAction, style: Style, turns: Session['t
   return out;
 }
 
-export function valueText(value: ResponseValue, action?: NextAction): string {
+export function valueText(value: ResponseValue, action?: Pick<NextAction, 'expected'>): string {
   if (typeof value === 'object') return "can't check";
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return `${value}${action?.expected.unit ? ` ${action.expected.unit}` : ''}`;
@@ -183,7 +183,7 @@ export function formatSummary(s: SessionSummary, style: Style): string {
   if (stated.length > 0) out.blank().add(...stated);
   out.blank().add(style.bold(s.path.length > 0 ? 'Steps taken' : 'No step taken'));
   for (const p of s.path) {
-    out.para(`${p.prompt} → ${valueText(p.value)}`, `${String(p.turn).padStart(3)}. `);
+    out.para(`${p.prompt} → ${valueText(p.value, p)}`, `${String(p.turn).padStart(3)}. `);
   }
   if (s.outcome) out.blank().add(...formatOutcome(s.outcome, style).lines);
   const cited = uniqueCitations(s.citations);

@@ -113,6 +113,9 @@ export const SessionHistoryEntry = z
     kind: SessionActionKind,
     prompt: z.string(),
     value: ResponseValue,
+    expected: ExpectedResponse.describe(
+      'What the step asked for: the unit of a number, the labels of choices',
+    ),
     top_hypothesis: z.object({ id: z.string(), probability: z.number() }),
     citations: z.array(Citation),
   })

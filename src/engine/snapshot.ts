@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import sharp from 'sharp';
 import type { SnapshotMeta, SnapshotRequest } from '../contract/catalog.js';
 import type { CorpusView } from './corpus.js';
 import { ServiceError } from './errors.js';
@@ -81,6 +80,8 @@ export class SnapshotService {
     let height = row.height;
     const resize = input.width !== undefined && input.width < row.width;
     if (resize || input.format === 'png') {
+      // sharp (libvips) is loaded on the first conversion only: most callers never resize a page.
+      const { default: sharp } = await import('sharp');
       let img = sharp(row.webp);
       if (resize) img = img.resize({ width: input.width, withoutEnlargement: true });
       img = input.format === 'png' ? img.png({ compressionLevel: 6 }) : img.webp({ quality: 80 });

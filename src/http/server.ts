@@ -1,7 +1,8 @@
 import { BundleOpenError, BundleReader } from '../bundle/reader.js';
 import { corpusView } from '../engine/corpus.js';
 import { exampleDiagnostic } from '../engine/examples.js';
-import { curlExample, ensureLocalKey } from '../state/local-key.js';
+import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.js';
+import { defaultStatePath } from '../state/open.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
 import { buildApp } from './app.js';
 import { LogSink } from './log-sink.js';
@@ -83,13 +84,20 @@ export async function startServer(
   );
   if (options.auth) {
     const created = await ensureLocalKey(state);
+    const example = exampleDiagnostic(corpusView(reader)) ?? undefined;
     if (created) {
-      const example = exampleDiagnostic(corpusView(reader)) ?? undefined;
       notice(
         `created account "${created.account.name}" with a test key (shown once, only its hash is stored):`,
       );
       notice(`  ${created.secret}`);
       notice(`try it:\n  ${curlExample(url, created.secret, example)}`);
+    } else {
+      // Keys are stored as hashes and cannot be shown again: say how to get a new one, every start.
+      const stateFlag = options.state === defaultStatePath() ? '' : ` --state ${shellWord(options.state)}`;
+      notice(`a new test key: heatsource keys create --account ${LOCAL_ACCOUNT} --mode test${stateFlag}`);
+      notice(
+        `try it (with the key in HEATSOURCE_API_KEY):\n  ${curlExample(url, '$HEATSOURCE_API_KEY', example)}`,
+      );
     }
   }
   const purge = setInterval(() => {
@@ -145,4 +153,9 @@ export async function startServer(
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   return { url, close, closed };
+}
+
+/** A file name as a shell word: quoted only when it needs to be. */
+function shellWord(value: string): string {
+  return /^[\w./:-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }

@@ -49,7 +49,7 @@ describe.concurrent('lookup, offline', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /Steps\n {2}1\. Check the strainer\n {5}⚠ Safety: Isolate the power supply first\n {2}2\. Check FS1 continuity/,
+      /Steps\n {2}⚠ Safety: Isolate the power supply first\n {2}1\. Check the strainer\n {2}2\. Check FS1 continuity/,
     );
     expect(r.stdout).toContain('Part: flow switch FS1 (ref. 4711)');
     expect(r.stdout).toContain('Procedure: Alpha Monobloc Service Manual, pages 3–4');

@@ -144,6 +144,7 @@ function historyOf(state: SessionState, lang: Language): SessionHistoryEntry[] {
       kind: action.kind,
       prompt: actionPrompt(action, lang),
       value: 'value' in item.answer ? item.answer.value : { unknown: true as const },
+      expected: expectedOf(action, lang),
       top_hypothesis: { id: top.id, probability: round(top.probability) },
       citations: action.citations,
     };
