@@ -58,8 +58,10 @@ export default class Serve extends HeatsourceCommand {
             .map((o) => o.trim())
             .filter(Boolean)
       : false;
+    // A notice to a reader that went away must not crash the server (EPIPE): it is dropped.
+    process.stderr.on('error', () => {});
     try {
-      await startServer(
+      const server = await startServer(
         {
           bundle: flags.bundle ?? projectPath('data', 'demo.bundle'),
           state: flags.state ?? defaultStatePath(),
@@ -73,6 +75,9 @@ export default class Serve extends HeatsourceCommand {
         },
         (line) => process.stderr.write(`${line}\n`),
       );
+      // Returning would let the CLI framework wait for stdout to drain, and fail when a log reader
+      // stalls; the process ends when the server has stopped (on SIGTERM/SIGINT).
+      await server.closed;
     } catch (err) {
       if (err instanceof ServeConfigError) throw new CliError(err.message, EXIT.usage);
       throw err;

@@ -171,7 +171,10 @@ export class ToolCatalog {
 function restInstance(op: OperationSpec, args: Record<string, unknown>): string {
   return op.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (param, name: string) => {
     const value = args[name];
-    return typeof value === 'string' || typeof value === 'number' ? encodeURIComponent(String(value)) : param;
+    // A lone surrogate has no URL form (encodeURIComponent throws); the input schema refuses it anyway.
+    return typeof value === 'string' || typeof value === 'number'
+      ? encodeURIComponent(String(value).replace(/\p{Cs}/gu, '\uFFFD'))
+      : param;
   });
 }
 

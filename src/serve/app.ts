@@ -5,7 +5,7 @@ import { BundleReader } from '../bundle/reader.js';
 import { type Authenticator, createAuthenticator } from '../edge/auth.js';
 import { hostName, isLoopbackHost } from '../edge/loopback.js';
 import { HttpMetrics } from '../edge/metrics.js';
-import { installProblemHandlers, sendCode } from '../edge/problem.js';
+import { clientErrorHandler, frameworkError, installProblemHandlers, sendCode } from '../edge/problem.js';
 import { packageVersion } from '../edge/version.js';
 import { Services } from '../engine/services.js';
 import { restRoutes } from '../http/index.js';
@@ -48,11 +48,43 @@ export interface BuildAppOptions {
   services?: Services;
   /** The MCP endpoint (on by default at /mcp); false leaves it out. */
   mcp?: Partial<Omit<McpRoutesOptions, 'services' | 'auth'>> | false;
+  /** Connection time limits; the defaults suit a server reachable by anyone. */
+  timeouts?: Partial<ServerTimeouts>;
   /** Adds routes or hooks once the API is registered. */
   extend?: (app: FastifyInstance, hs: HeatsourceApp) => void | Promise<void>;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/**
+ * How long a connection may take, so that a client that stalls (headers or body never finished, an idle
+ * socket) cannot hold it open: past `headersMs` or `requestMs` the client gets `408 request_timeout` and
+ * the connection is closed; an idle keep-alive connection is closed after `keepAliveMs`, any socket with
+ * no traffic at all after `idleMs`. Node checks the first two every `checkEveryMs`.
+ */
+export interface ServerTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+  idleMs: number;
+  checkEveryMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  // Longer than the idle timeout of common load balancers (60 s), so that they close first.
+  keepAliveMs: 72_000,
+  idleMs: 120_000,
+  checkEveryMs: 2_000,
+};
+
+/**
+ * The router refuses longer path parameters before any schema sees them. It is set above every path
+ * parameter's schema maximum so that the operation's schema decides, and REST answers an identifier
+ * exactly as the MCP tool taking the same argument does.
+ */
+export const MAX_PARAM_LENGTH = 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
@@ -63,8 +95,20 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const reader = typeof options.bundle === 'string' ? new BundleReader(options.bundle) : options.bundle;
   const state = options.state;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+      // Node answers a missing Host with an empty 400 of its own; the onRequest hook below answers it.
+      requireHostHeader: false,
+    },
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.idleMs,
+    clientErrorHandler,
+    frameworkErrors: frameworkError,
     // One line per request is written by the onResponse hook below, with the route and no headers.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -75,7 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Requests arriving while draining get a problem document from the onRequest hook below.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
   const services = options.services ?? new Services(reader, state);
   const metrics = new HttpMetrics({ processMetrics: options.processMetrics });
@@ -114,6 +158,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      reply.header('Connection', 'close');
+      return sendCode(req, reply, 'malformed_request', 'an HTTP/1.1 request needs a Host header');
+    }
     // Without keys the API trusts whoever can reach it, which must be this machine only: a page on
     // another site that rebinds its DNS name to 127.0.0.1 still sends its own name as Host.
     if (

@@ -7,6 +7,7 @@ import { defaultStatePath } from '../state/open.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';
 import type { StateStore } from '../state/types.js';
 import { type BuildAppOptions, buildApp } from './app.js';
+import { LogSink } from './log-sink.js';
 
 export interface ServeOptions {
   bundle: string;
@@ -37,6 +38,8 @@ export interface RunningServer {
   url: string;
   /** Stops accepting requests, waits for those in flight, closes the stores. */
   close(): Promise<void>;
+  /** Settles once the server has been closed (by `close()` or a signal). */
+  closed: Promise<void>;
 }
 
 /**
@@ -67,15 +70,19 @@ export async function startServer(
     reader.close();
     throw new ServeConfigError(`cannot open the state database ${options.state}: ${(err as Error).message}`);
   }
+  // A server killed mid-request leaves its Idempotency-Keys in flight: released now, a retry is served.
+  const released = await state.reclaimAbandonedIdempotency();
+  const logs = new LogSink(1);
   const app = await buildApp({
     bundle: reader,
     state,
     auth: options.auth,
     cors: options.cors ?? false,
     processMetrics: true,
-    logger: { level: options.logLevel ?? 'info' },
+    logger: { level: options.logLevel ?? 'info', stream: logs },
     extend: options.extend,
   });
+  if (released > 0) app.log.info({ released }, 'released idempotency keys held by a stopped server');
   const address = await app.listen({ host: options.host, port: options.port });
   const url = address.replace('0.0.0.0', '127.0.0.1');
   notice(
@@ -106,6 +113,10 @@ export async function startServer(
   purge.unref();
 
   let closing: Promise<void> | undefined;
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
   const close = () => {
     closing ??= (async () => {
       app.heatsource.draining = true;
@@ -120,18 +131,26 @@ export async function startServer(
       }
       await state.close();
       reader.close();
-    })();
+    })().finally(markClosed);
     return closing;
   };
+  // The process exits by the drain deadline whatever happens meanwhile: nothing registered to run at
+  // exit may block (the log sink does not write at exit), and lines a stalled log reader has not taken
+  // by then are lost rather than waited for.
   const onSignal = (signal: NodeJS.Signals) => {
     notice(`${signal}: finishing requests in flight, then stopping`);
+    const deadline = Date.now() + (options.drainMs ?? 10_000);
     const timer = setTimeout(() => {
       notice('requests still in flight after the drain period; stopping anyway');
       process.exit(1);
-    }, options.drainMs ?? 10_000);
+    }, deadline - Date.now());
     timer.unref();
     close().then(
-      () => process.exit(0),
+      async () => {
+        // A second at most for the log reader to take the last lines.
+        await logs.flush(Math.min(1000, Math.max(0, deadline - Date.now())));
+        process.exit(0);
+      },
       (err) => {
         notice(`shutdown failed: ${(err as Error).message}`);
         process.exit(1);
@@ -140,7 +159,7 @@ export async function startServer(
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  return { url, close };
+  return { url, close, closed };
 }
 
 /** A file name as a shell word: quoted only when it needs to be. */

@@ -126,6 +126,14 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX sign_in_failures_scope ON sign_in_failures(scope, at);
     `,
   },
+  {
+    version: 4,
+    name: 'the process holding an in-flight idempotency record',
+    sql: `
+      -- Named so that a server starting after a crash can release the keys its dead predecessor held.
+      ALTER TABLE idempotency_records ADD COLUMN owner TEXT;
+    `,
+  },
 ];
 
 export class StateSchemaError extends Error {

@@ -12,6 +12,7 @@ import type {
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
 import { MIGRATIONS, type Migration, migrate } from './migrations.js';
 import { periodByName, periodOf } from './period.js';
+import { ownerGone, processOwner } from './process-owner.js';
 import { SqliteHolders } from './sqlite-holders.js';
 import type {
   Account,
@@ -33,7 +34,10 @@ import type {
 import { SessionConflictError } from './types.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** An in-flight record older than this belongs to a request that died; a retry may take it over. */
+/**
+ * An in-flight record older than this belongs to a request that died; a retry may take it over. A record
+ * whose owning process is known to be gone is taken over at once (see process-owner.ts).
+ */
 export const IN_FLIGHT_LEASE_MS = 60 * 1000;
 /** How long an authentication result is reused. Revocation through this store clears it at once. */
 const AUTH_CACHE_MS = 5_000;
@@ -45,6 +49,8 @@ export interface SqliteStateOptions {
   /** Milliseconds since the epoch; tests move time. */
   now?: () => number;
   migrations?: Migration[];
+  /** Who holds the in-flight idempotency records this store writes; this process by default. */
+  owner?: string;
 }
 
 type CompleteInput = Parameters<StateStore['complete']>[0];
@@ -62,12 +68,14 @@ interface IdempotencyRow {
   response_body: string | null;
   created_at: number;
   expires_at: number;
+  owner: string | null;
 }
 
 /** The embedded state store: one SQLite file in WAL mode, every statement prepared once. */
 export class SqliteStateStore implements StateStore {
   readonly db: Database.Database;
   private readonly now: () => number;
+  private readonly owner: string;
   private readonly authCache = new Map<string, { result: AuthResult; until: number }>();
   private readonly lastUsedWrites = new Map<string, number>();
   private readonly pending: {
@@ -85,6 +93,7 @@ export class SqliteStateStore implements StateStore {
     options: SqliteStateOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.owner = options.owner ?? processOwner();
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -131,15 +140,22 @@ export class SqliteStateStore implements StateStore {
         'SELECT operation, used AS units FROM usage_counters WHERE account_id = ? AND period = ? ORDER BY operation',
       ),
       idem: db.prepare(
-        'SELECT fingerprint, state, response_status, response_body, created_at, expires_at FROM idempotency_records WHERE scope = ? AND key = ?',
+        'SELECT fingerprint, state, response_status, response_body, created_at, expires_at, owner FROM idempotency_records WHERE scope = ? AND key = ?',
       ),
       idemInsert: db.prepare(
-        `INSERT INTO idempotency_records (scope, key, fingerprint, state, created_at, expires_at)
-         VALUES (?, ?, ?, 'in_flight', ?, ?)
+        `INSERT INTO idempotency_records (scope, key, fingerprint, state, created_at, expires_at, owner)
+         VALUES (?, ?, ?, 'in_flight', ?, ?, ?)
          ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_flight',
-           response_status = NULL, response_body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+           response_status = NULL, response_body = NULL, created_at = excluded.created_at,
+           expires_at = excluded.expires_at, owner = excluded.owner`,
       ),
-      idemTakeOver: db.prepare('UPDATE idempotency_records SET created_at = ? WHERE scope = ? AND key = ?'),
+      idemTakeOver: db.prepare(
+        'UPDATE idempotency_records SET created_at = ?, owner = ? WHERE scope = ? AND key = ?',
+      ),
+      idemOwners: db.prepare(
+        "SELECT DISTINCT owner FROM idempotency_records WHERE state = 'in_flight' AND owner IS NOT NULL",
+      ),
+      idemReleaseOwner: db.prepare("DELETE FROM idempotency_records WHERE state = 'in_flight' AND owner = ?"),
       idemDone: db.prepare(
         `UPDATE idempotency_records SET state = 'done', response_status = ?, response_body = ?
          WHERE scope = ? AND key = ?`,
@@ -335,11 +351,12 @@ export class SqliteStateStore implements StateStore {
           if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
           if (row.state === 'done')
             return { kind: 'replay', status: row.response_status!, body: row.response_body! };
-          if (now - row.created_at < IN_FLIGHT_LEASE_MS) return { kind: 'in_flight' };
-          this.s.idemTakeOver.run(now, ref.scope, ref.key);
+          if (now - row.created_at < IN_FLIGHT_LEASE_MS && !ownerGone(row.owner))
+            return { kind: 'in_flight' };
+          this.s.idemTakeOver.run(now, this.owner, ref.scope, ref.key);
           return { kind: 'started' };
         }
-        this.s.idemInsert.run(ref.scope, ref.key, fingerprint, now, now + IDEMPOTENCY_TTL_MS);
+        this.s.idemInsert.run(ref.scope, ref.key, fingerprint, now, now + IDEMPOTENCY_TTL_MS, this.owner);
         return { kind: 'started' };
       })
       .immediate();
@@ -452,6 +469,14 @@ export class SqliteStateStore implements StateStore {
 
   async abandonIdempotent(ref: IdempotencyRef): Promise<void> {
     this.s.idemDelete.run(ref.scope, ref.key);
+  }
+
+  async reclaimAbandonedIdempotency(): Promise<number> {
+    let released = 0;
+    for (const { owner } of this.s.idemOwners.all() as { owner: string }[]) {
+      if (ownerGone(owner)) released += this.s.idemReleaseOwner.run(owner).changes;
+    }
+    return released;
   }
 
   async purgeExpiredIdempotency(): Promise<number> {

@@ -180,6 +180,13 @@ export interface StateStore extends HolderStore {
   /** Forgets an in-flight record so that the request can be retried with the same key. */
   abandonIdempotent(ref: IdempotencyRef): Promise<void>;
   purgeExpiredIdempotency(): Promise<number>;
+  /**
+   * Releases the in-flight Idempotency-Keys held by server processes that no longer run (killed mid-request),
+   * so that a retry after a restart is served at once instead of answered `idempotency_key_in_use` until
+   * the lease expires. Returns how many were released. A store that cannot tell (owners on other machines)
+   * leaves them to the lease.
+   */
+  reclaimAbandonedIdempotency(): Promise<number>;
 
   session(id: string): Promise<SessionRecord | undefined>;
   /** An account's sessions, most recently changed first, without their models. */
