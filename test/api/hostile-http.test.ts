@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/contract/operations.js';
-import { MAX_PARAM_LENGTH } from '../../src/serve/app.js';
 import { toolInputSchema } from '../../src/mcp/tool-schemas.js';
+import { MAX_PARAM_LENGTH } from '../../src/serve/app.js';
 import { mcpPost, rawExchange } from '../helpers/raw-http.js';
 import { buildFixtureBundle, FIX, type TestApi, testApi } from './fixture.js';
 
