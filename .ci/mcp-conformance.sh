@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite against the MCP endpoint of a loopback server over the demo
-# bundle, and fails on any failure not listed (with its reason) in test/mcp/conformance-expected-failures.yaml,
-# or on a listed one that passes.
+# Runs the official MCP clients of the command line against the MCP endpoint of `heatsource serve` over the
+# demo bundle: MCP Inspector's CLI in both protocol eras (2026-07-28 `modern`, 2025 `legacy`, and `auto`), then
+# the official conformance suite, failing on any failure not listed (with its reason) in
+# test/mcp/conformance-expected-failures.yaml, or on a listed one that passes.
 #
-# The suite needs Node 22+ (fs.globSync) while the project runs on Node 20: Node 24 is installed from the
-# npm registry (the `node` package) into a temporary prefix, next to the suite, and runs the suite only.
+# The suite and Inspector need Node 22+ while the project runs on Node 20: Node 24 is installed from the
+# npm registry (the `node` package) into a temporary prefix, next to them, and runs them only.
 # The suite sends no Authorization header, so the server runs without keys, which is allowed on loopback only.
 #
 # Environment:
@@ -17,6 +18,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SUITE_PACKAGE='@modelcontextprotocol/conformance'
 SUITE_VERSION='0.1.16'
+INSPECTOR_PACKAGE='@modelcontextprotocol/inspector'
+INSPECTOR_VERSION='2.12.0'
 NODE_PACKAGE='node@24'
 EXPECTED="$ROOT/test/mcp/conformance-expected-failures.yaml"
 
@@ -53,18 +56,20 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# --- 1. the suite and Node 24, in a prefix of their own -------------------------------------------------
+# --- 1. the suite, Inspector and Node 24, in a prefix of their own -------------------------------------
 SUITE_DIR="$TOOLS/node_modules/$SUITE_PACKAGE"
+INSPECTOR_DIR="$TOOLS/node_modules/$INSPECTOR_PACKAGE"
 NODE24="$TOOLS/node_modules/node/bin/node"
-installed_version() { node -p "require('$SUITE_DIR/package.json').version" 2>/dev/null || true; }
-if [[ "$(installed_version)" != "$SUITE_VERSION" || ! -x "$NODE24" ]]; then
-  log "installing $SUITE_PACKAGE@$SUITE_VERSION and $NODE_PACKAGE into $TOOLS"
+installed_version() { node -p "require('$1/package.json').version" 2>/dev/null || true; }
+if [[ "$(installed_version "$SUITE_DIR")" != "$SUITE_VERSION" || ! -x "$NODE24" ||
+  "$(installed_version "$INSPECTOR_DIR")" != "$INSPECTOR_VERSION" ]]; then
+  log "installing $SUITE_PACKAGE@$SUITE_VERSION, $INSPECTOR_PACKAGE@$INSPECTOR_VERSION and $NODE_PACKAGE into $TOOLS"
   mkdir -p "$TOOLS"
   # The `node` package installs its binary from a preinstall script: approve it, so that an npm that skips
   # unapproved install scripts still installs it.
   [[ -f "$TOOLS/package.json" ]] || printf '{ "private": true, "allowScripts": { "node": true } }\n' >"$TOOLS/package.json"
   npm install --prefix "$TOOLS" --no-audit --no-fund --loglevel=error \
-    "$SUITE_PACKAGE@$SUITE_VERSION" "$NODE_PACKAGE" >&2
+    "$SUITE_PACKAGE@$SUITE_VERSION" "$INSPECTOR_PACKAGE@$INSPECTOR_VERSION" "$NODE_PACKAGE" >&2
 fi
 [[ -x "$NODE24" ]] || { log "no node binary at $NODE24"; exit 2; }
 NODE24_MAJOR="$("$NODE24" -p 'process.versions.node.split(".")[0]')"
@@ -72,7 +77,7 @@ if ((NODE24_MAJOR < 22)); then
   log "the suite needs Node 22+, got $("$NODE24" --version)"
   exit 2
 fi
-log "suite $(installed_version) on node $("$NODE24" --version); server on node $(node --version)"
+log "suite $(installed_version "$SUITE_DIR"), inspector $(installed_version "$INSPECTOR_DIR") on node $("$NODE24" --version); server on node $(node --version)"
 
 # --- 2. the project, built (type errors elsewhere still emit JavaScript; the typecheck runs on its own) ---
 if [[ "${HEATSOURCE_CONFORMANCE_BUILD:-1}" != '0' ]]; then
@@ -81,7 +86,7 @@ if [[ "${HEATSOURCE_CONFORMANCE_BUILD:-1}" != '0' ]]; then
 else
   : >"$WORK/build.log"
 fi
-for built in dist/src/http/app.js dist/src/mcp/index.js dist/pipeline/ingest/demo.js dist/commands/serve.js; do
+for built in dist/src/serve/app.js dist/src/mcp/index.js dist/pipeline/ingest/demo.js dist/commands/serve.js; do
   [[ -f "$ROOT/$built" ]] || { log "build did not produce $built (see below)"; cat "$WORK/build.log" >&2; exit 2; }
 done
 
@@ -116,62 +121,50 @@ mcp_status() {
   node -e "
     fetch(process.argv[1], {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     }).then((r) => console.log(r.status), () => console.log('000'));
   " "$1"
 }
 
-# `heatsource serve --no-auth` first: that is what users run. Until the app factory mounts the MCP
-# endpoint, the same app is started with the endpoint mounted by a small launcher.
 log 'starting `heatsource serve --no-auth` on 127.0.0.1'
 node "$ROOT/bin/run.js" serve --no-auth --host 127.0.0.1 --port 0 --bundle "$BUNDLE" \
   --state "$WORK/state.sqlite" --log-level warn >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
-if ! wait_for_url; then
-  log 'serve did not start:'
+if ! wait_for_url || [[ "$(mcp_status "$URL/mcp")" != '200' ]]; then
+  log 'serve did not start with its MCP endpoint:'
   cat "$SERVER_LOG" >&2
   exit 2
 fi
-if [[ "$(mcp_status "$URL/mcp")" != '200' ]]; then
-  log 'serve does not mount /mcp yet: starting the app with the MCP endpoint mounted instead'
-  stop_server
-  cat >"$WORK/serve-mcp.mjs" <<'LAUNCHER'
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-const [root, bundle, stateFile] = process.argv.slice(2);
-const load = (file) => import(pathToFileURL(path.join(root, 'dist', file)).href);
-const { buildApp } = await load('src/http/app.js');
-const { mcpRoutes } = await load('src/mcp/index.js');
-const { SqliteStateStore } = await load('src/state/sqlite-store.js');
-const state = new SqliteStateStore(stateFile);
-const app = await buildApp({ bundle, state, auth: false, logger: { level: 'warn' } });
-if (!app.hasRoute({ method: 'POST', url: '/mcp' })) {
-  const hs = app.heatsource;
-  await mcpRoutes(app, {
-    services: hs.services,
-    auth: hs.authenticate,
-    metrics: hs.metrics,
-    requireLoopbackHost: true,
-  });
-}
-const url = await app.listen({ host: '127.0.0.1', port: 0 });
-process.stderr.write(`serving ${bundle} at ${url} without API keys (loopback only)\n`);
-const stop = () => app.close().then(() => state.close()).finally(() => process.exit(0));
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-LAUNCHER
-  node "$WORK/serve-mcp.mjs" "$ROOT" "$BUNDLE" "$WORK/state-launcher.sqlite" >"$SERVER_LOG" 2>&1 &
-  SERVER_PID=$!
-  if ! wait_for_url || [[ "$(mcp_status "$URL/mcp")" != '200' ]]; then
-    log 'the MCP endpoint did not start:'
-    cat "$SERVER_LOG" >&2
-    exit 2
-  fi
-fi
 log "MCP endpoint at $URL/mcp (pid $SERVER_PID)"
 
-# --- 5. the suite -----------------------------------------------------------------------------------------
+# --- 5. MCP Inspector's CLI, in each protocol era -----------------------------------------------------
+# Lists the tools and calls one; a line per era and method: INSPECTOR <era> <method> OK|FAILED.
+INSPECTOR_FAILED=0
+inspector() {
+  "$NODE24" "$INSPECTOR_DIR/clients/launcher/build/index.js" --cli "$URL/mcp" --transport http \
+    --format json --quiet "$@"
+}
+for era in modern auto legacy; do
+  out="$WORK/inspector-$era-tools-list.json"
+  if inspector --protocol-era "$era" --method tools/list >"$out" 2>"$out.err" &&
+    grep -q '"name": *"diagnose"' "$out"; then
+    echo "INSPECTOR    $era tools/list OK"
+  else
+    echo "INSPECTOR    $era tools/list FAILED: $(head -c 600 "$out.err") $(head -c 600 "$out")"
+    INSPECTOR_FAILED=1
+  fi
+  out="$WORK/inspector-$era-tools-call.json"
+  if inspector --protocol-era "$era" --method tools/call --tool-name get_registry \
+    --tool-args-json '{"limit":1}' >"$out" 2>"$out.err" && grep -q '"structuredContent"' "$out"; then
+    echo "INSPECTOR    $era tools/call OK"
+  else
+    echo "INSPECTOR    $era tools/call FAILED: $(head -c 600 "$out.err") $(head -c 600 "$out")"
+    INSPECTOR_FAILED=1
+  fi
+done
+
+# --- 6. the suite -----------------------------------------------------------------------------------------
 # The baseline as the suite reads it (a list of names), from ours (names with reasons).
 BASELINE="$WORK/expected-failures.yaml"
 (cd "$ROOT" && node --input-type=module -e "
@@ -192,7 +185,7 @@ SUITE_STATUS=$?
 set -e
 stop_server
 
-# --- 6. verdict: one line per scenario, from the suite's own check results --------------------------------
+# --- 7. verdict: one line per scenario, from the suite's own check results --------------------------------
 set +e
 (cd "$ROOT" && node --input-type=module -e "
   import fs from 'node:fs';
@@ -240,7 +233,7 @@ set +e
 " "$EXPECTED" "$WORK/results" "$SUITE_STATUS")
 VERDICT=$?
 set -e
-if ((VERDICT != 0)); then
+if ((VERDICT != 0 || INSPECTOR_FAILED != 0)); then
   log 'FAILED; the suite said:'
   cat "$WORK/suite.log" >&2
   exit 1

@@ -1,6 +1,7 @@
 /**
  * HTTP throughput on loopback: /healthz (the ceiling: routing, hooks and serialisation only), then
- * POST /v1/diagnostic, GET /v1/search (a query with a typo) and GET /v1/pdf-snapshot, each for a fixed
+ * POST /v1/diagnostic, GET /v1/search (a query with a typo), GET /v1/pdf-snapshot and the diagnostic as an
+ * MCP tool call (protocol 2026-07-28 and 2025-11-25), each for a fixed
  * duration with autocannon. Prints JSON and a markdown table with req/s, p50/p99 latency and the ratio
  * to the ceiling.
  *
@@ -26,8 +27,8 @@ import { BundleReader } from '../src/bundle/reader.js';
 import { corpusView } from '../src/engine/corpus.js';
 import { diagnose } from '../src/engine/diagnostic.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
-import { buildApp } from '../src/http/app.js';
 import { projectPath } from '../src/project-path.js';
+import { buildApp } from '../src/serve/app.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { machineLine, median } from './machine.js';
 
@@ -216,6 +217,42 @@ async function main(): Promise<void> {
     },
   ];
   if (snapshotPath) targets.push({ name: 'pdf-snapshot', method: 'GET', path: snapshotPath, headers: auth });
+  // The same diagnostic as an MCP tool call, in each protocol era (one SDK server per request).
+  const mcpHeaders = {
+    ...auth,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  const toolCall = (params: Record<string, unknown>) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'diagnose', ...params } });
+  targets.push(
+    {
+      name: 'mcp diagnose (2026-07-28)',
+      method: 'POST',
+      path: '/mcp',
+      body: toolCall({
+        arguments: example,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      }),
+      headers: {
+        ...mcpHeaders,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'diagnose',
+      },
+    },
+    {
+      name: 'mcp diagnose (2025-11-25)',
+      method: 'POST',
+      path: '/mcp',
+      body: toolCall({ arguments: example }),
+      headers: { ...mcpHeaders, 'mcp-protocol-version': '2025-11-25' },
+    },
+  );
 
   // Rounds alternate the routes so that load from elsewhere on the machine hits them alike; each
   // route's ratio is taken against the ceiling measured in the same round, then the median is kept.

@@ -3,13 +3,24 @@ import path from 'node:path';
 
 /** One line of an answer key (../shared/eval/answers/*.jsonl), by kind. */
 export type AnswerKey =
-  | { kind: 'code'; id: string; document: string; code: string; pages: number[]; meaning: string }
-  | { kind: 'negative'; id: string; document: string; code: string }
+  | {
+      kind: 'code';
+      id: string;
+      document: string;
+      brand?: string;
+      model?: string;
+      code: string;
+      pages: number[];
+      meaning: string;
+    }
+  | { kind: 'negative'; id: string; document: string; brand?: string; model?: string; code: string }
   | { kind: 'question'; id: string; document: string; query: string; pages: number[] };
 
 interface RawKey {
   id?: string;
   document?: string;
+  brand?: string;
+  model?: string;
   code?: string;
   query?: string;
   pages?: number[];
@@ -31,12 +42,21 @@ export function readAnswerKeys(dir: string): AnswerKey[] {
       const where = `${name}:${i + 1}`;
       if (!raw.id || !raw.document) throw new Error(`${where}: key without id or document`);
       if (raw.expected_state === 'unknown_code' && raw.code) {
-        out.push({ kind: 'negative', id: raw.id, document: raw.document, code: raw.code });
+        out.push({
+          kind: 'negative',
+          id: raw.id,
+          document: raw.document,
+          brand: raw.brand,
+          model: raw.model,
+          code: raw.code,
+        });
       } else if (raw.code && raw.meaning && raw.pages) {
         out.push({
           kind: 'code',
           id: raw.id,
           document: raw.document,
+          brand: raw.brand,
+          model: raw.model,
           code: raw.code,
           pages: raw.pages,
           meaning: raw.meaning,

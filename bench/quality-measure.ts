@@ -1,16 +1,18 @@
 /**
- * Measures extraction quality against answer keys: ingests a corpus (without snapshots) into a temporary
- * bundle, then scores each manual's extracted error codes and, when the search engine is present, its
- * free-text answers. The CLI (bench/quality.ts) and the real-corpus test share this one function.
+ * Measures quality against answer keys: ingests a corpus (without snapshots) into a temporary bundle,
+ * then scores, per manual, the answer a client receives through the service layer (state, cited page,
+ * meaning, whether the excerpt holds the meaning; negatives; free-text hit@k) beside the extractor's own
+ * figures (recall, page, meaning, precision of the stored rows). The CLI (bench/quality.ts) and the
+ * real-corpus test share this one function.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ingest } from '../pipeline/ingest/run.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import type { ErrorCodeRow } from '../src/bundle/schema.js';
 import { codeVariants, normCode } from '../src/text/normalise.js';
+import { type AnswerFigures, answerPath, MEANING_OK, measureAnswers } from './quality-answers.js';
 import { type AnswerKey, readAnswerKeys } from './quality-keys.js';
 import { meaningOverlap } from './quality-meaning.js';
 
@@ -40,28 +42,31 @@ export interface ManualFigures {
   extractedInKeys: number;
   negatives: number;
   negativesOk: number;
-  questions: number;
-  hit1: number;
-  hit3: number;
   misses: CodeMiss[];
   /** Extracted codes the keys do not hold (some are codes the keys left out as ambiguous). */
   extras: string[];
   /** Negative keys that were extracted as codes. */
   falseCodes: string[];
-  /** Questions whose expected page was not in the top 3: what came back instead. */
-  questionMisses: { query: string; pages: number[]; got: string[] }[];
+  /** The same keys through the answer path. */
+  answers: AnswerFigures;
 }
 
 export interface Figures {
   /** Percentages, one decimal; null where the manual has nothing to measure. */
+  /** Answer path: state `answer`, right page and meaning, of all code keys. */
+  answer: number | null;
+  /** Answer path: the excerpt holds the key's meaning as one run of words, of all code keys. */
+  excerpt: number | null;
+  /** Answer path: negatives answered `unknown_code`. */
+  negatives: number | null;
+  hit1: number | null;
+  hit3: number | null;
+  /** Extractor: share of keyed codes with a stored row. */
   recall: number | null;
   pageAccuracy: number | null;
   meaningMean: number | null;
   meaningOk: number | null;
   precision: number | null;
-  negatives: number | null;
-  hit1: number | null;
-  hit3: number | null;
 }
 
 export interface QualityReport {
@@ -76,16 +81,6 @@ export interface QualityReport {
   };
   ingestMs: number;
 }
-
-/** A meaning scores as matched from this token overlap on. */
-const MEANING_OK = 0.5;
-
-type SearchFn = (
-  reader: BundleReader,
-  params: { q: string; brand?: string; limit?: number },
-) =>
-  | { results: { document_id: string; page: number }[] }
-  | Promise<{ results: { document_id: string; page: number }[] }>;
 
 export async function measureQuality(options: QualityOptions): Promise<QualityReport> {
   const keys = readAnswerKeys(options.answers);
@@ -103,29 +98,30 @@ export async function measureQuality(options: QualityOptions): Promise<QualityRe
     const ingestMs = Math.round(performance.now() - t0);
     if (!result.written) throw new Error(`ingest wrote no bundle: ${result.reason}`);
     const reader = new BundleReader(bundle);
+    const client = await answerPath(reader);
     try {
-      const search = await loadSearch();
       const manuals = [];
       for (const [file, list] of groupByDocument(keys)) {
-        const figures = await measureManual(reader, file, list, search);
+        const figures = await measureManual(reader, client, file, list);
         manuals.push({ ...figures, figures: percentages([figures]) });
       }
       const overall = percentages(manuals);
       const recalls = manuals.map((m) => m.figures.recall).filter((r): r is number => r !== null);
       return {
         date: new Date().toISOString().slice(0, 10),
-        search: search ? 'measured' : 'absent',
+        search: 'measured',
         manuals,
         overall: {
           ...overall,
           codeKeys: sum(manuals, (m) => m.codeKeys),
           negativeKeys: sum(manuals, (m) => m.negatives),
-          questionKeys: sum(manuals, (m) => m.questions),
+          questionKeys: sum(manuals, (m) => m.answers.questions),
           minRecall: recalls.length ? Math.min(...recalls) : null,
         },
         ingestMs,
       };
     } finally {
+      await client.close();
       reader.close();
     }
   } finally {
@@ -133,23 +129,11 @@ export async function measureQuality(options: QualityOptions): Promise<QualityRe
   }
 }
 
-/** The search engine is built separately; free-text figures are measured once it exists. */
-async function loadSearch(): Promise<SearchFn | undefined> {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const ext of ['.js', '.ts']) {
-    const file = path.resolve(here, '../src/engine/search' + ext);
-    if (!fs.existsSync(file)) continue;
-    const mod = (await import(pathToFileURL(file).href)) as { searchChunks?: SearchFn };
-    if (typeof mod.searchChunks === 'function') return mod.searchChunks;
-  }
-  return undefined;
-}
-
 async function measureManual(
   reader: BundleReader,
+  client: Awaited<ReturnType<typeof answerPath>>,
   file: string,
   keys: AnswerKey[],
-  search: SearchFn | undefined,
 ): Promise<ManualFigures> {
   const doc = reader.documents().find((d) => d.file_name === file);
   const rows = doc
@@ -180,13 +164,10 @@ async function measureManual(
     extractedInKeys: 0,
     negatives: 0,
     negativesOk: 0,
-    questions: 0,
-    hit1: 0,
-    hit3: 0,
     misses: [],
     extras: [],
     falseCodes: [],
-    questionMisses: [],
+    answers: await measureAnswers(client, doc, keys, true),
   };
   const keyed = new Set<string>();
   for (const key of keys) {
@@ -215,17 +196,6 @@ async function measureManual(
       out.negatives++;
       if (find(key.code)) out.falseCodes.push(key.code);
       else out.negativesOk++;
-    } else if (search && doc) {
-      out.questions++;
-      const response = await search(reader, { q: key.query, brand: doc.brand, limit: 3 });
-      const top = response.results.slice(0, 3);
-      const hits = top.map((r) => r.document_id === doc.id && key.pages.includes(r.page));
-      if (hits[0]) out.hit1++;
-      if (hits.some(Boolean)) out.hit3++;
-      else {
-        const got = top.map((r) => (r.document_id === doc.id ? `p${r.page}` : `${r.document_id} p${r.page}`));
-        out.questionMisses.push({ query: key.query, pages: key.pages, got });
-      }
     }
   }
   if (out.codeKeys > 0) {
@@ -243,7 +213,29 @@ async function measureManual(
 function percentages(list: ManualFigures[]): Figures {
   const pct = (num: number, den: number) => (den > 0 ? Math.round((1000 * num) / den) / 10 : null);
   const found = sum(list, (m) => m.found);
+  const codeKeys = sum(list, (m) => m.codeKeys);
+  const answers = (f: (a: AnswerFigures) => number) => sum(list, (m) => f(m.answers));
   return {
+    answer: pct(
+      answers((a) => a.answerOk),
+      codeKeys,
+    ),
+    excerpt: pct(
+      answers((a) => a.excerptOk),
+      codeKeys,
+    ),
+    negatives: pct(
+      answers((a) => a.negativesOk),
+      answers((a) => a.negatives),
+    ),
+    hit1: pct(
+      answers((a) => a.hit1),
+      answers((a) => a.questions),
+    ),
+    hit3: pct(
+      answers((a) => a.hit3),
+      answers((a) => a.questions),
+    ),
     recall: pct(
       found,
       sum(list, (m) => m.codeKeys),
@@ -260,18 +252,6 @@ function percentages(list: ManualFigures[]): Figures {
     precision: pct(
       sum(list, (m) => m.extractedInKeys),
       sum(list, (m) => m.extracted),
-    ),
-    negatives: pct(
-      sum(list, (m) => m.negativesOk),
-      sum(list, (m) => m.negatives),
-    ),
-    hit1: pct(
-      sum(list, (m) => m.hit1),
-      sum(list, (m) => m.questions),
-    ),
-    hit3: pct(
-      sum(list, (m) => m.hit3),
-      sum(list, (m) => m.questions),
     ),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Extraction quality against the answer keys: code recall, page accuracy, meaning match, precision,
- * negatives, and free-text hit@1/hit@3 when the search engine is present.
+ * Quality against the answer keys, measured through the answer a client receives (the service layer):
+ * right page and meaning, excerpt holding the meaning, negatives, free-text hit@1/hit@3; beside the
+ * extractor's own recall, page accuracy, meaning match and precision.
  *
  *   npm run bench:quality -- [--corpus DIR] [--answers DIR] [--json] [--misses] [--write] [--bundle FILE]
  *
@@ -64,15 +65,24 @@ if (args.json) {
   console.log(JSON.stringify(report));
 } else {
   console.log(qualityTable(report));
-  if (report.search === 'absent') console.log('\nfree text not measured: src/engine/search.ts is absent');
   if (args.misses) {
     for (const m of report.manuals) {
-      if (m.misses.length + m.extras.length + m.falseCodes.length + m.questionMisses.length === 0) continue;
+      const a = m.answers;
+      if (
+        m.misses.length +
+          m.extras.length +
+          m.falseCodes.length +
+          a.misses.length +
+          a.questionMisses.length ===
+        0
+      )
+        continue;
       console.log(`\n### ${m.document}`);
-      for (const miss of m.misses) console.log(`- ${miss.code} ${miss.problem}: ${miss.detail}`);
+      for (const miss of a.misses) console.log(`- answer ${miss.code} ${miss.problem}: ${miss.detail}`);
+      for (const miss of m.misses) console.log(`- extractor ${miss.code} ${miss.problem}: ${miss.detail}`);
       if (m.extras.length) console.log(`- not in key: ${m.extras.join(' ')}`);
       if (m.falseCodes.length) console.log(`- NEGATIVE EXTRACTED: ${m.falseCodes.join(' ')}`);
-      for (const q of m.questionMisses)
+      for (const q of a.questionMisses)
         console.log(`- question "${q.query}" (p${q.pages.join(',')}): got ${q.got.join(', ')}`);
     }
   }

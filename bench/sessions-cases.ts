@@ -6,13 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { normaliseText } from '../src/engine/sessions/text-match.js';
 import type { SessionContext, SessionInit } from '../src/engine/sessions/types.js';
-import {
-  CAUSE_MAP,
-  CAUSE_TEXT_RULES,
-  EMITTER_MAP,
-  EQUIPMENT_MAP,
-  OUT_OF_FAMILY,
-} from './sessions-mapping.js';
+import { CAUSE_MAP, EMITTER_MAP, EQUIPMENT_MAP, OUT_OF_FAMILY } from './sessions-mapping.js';
 
 export type CaseFormat = 'v2' | 'v3' | 'am';
 
@@ -40,11 +34,10 @@ export interface BenchCase {
   narrative: string;
   ageYears: number | null;
   truthLabel: string;
+  /** Our causes the case's truth stands for; empty for AM cases, whose truth is free text. */
   trueCauses: string[];
   expectEscalation: boolean;
   expertPath: string[];
-  /** Needless replacements the case warns about, in its own words (AM format). */
-  traps: string[];
   steps: CaseStep[];
   initialReadings: Record<string, number | string>;
   am: AmWorld | null;
@@ -77,27 +70,6 @@ function contextOf(emitter: unknown, regime: unknown): SessionContext {
   if (r === 'ecs') context.mode = 'dhw';
   else if (r === 'chauffage' || (r && /^\d+\s*\/\s*\d+$/.test(r))) context.mode = 'heating';
   return context;
-}
-
-/** Truth of a free-text cause: the rule matching earliest in its first clause. */
-export function causesFromText(text: string): string[] {
-  const clause = text.split(/\s[—–-]\s|;/)[0] ?? text;
-  const hay = ` ${normaliseText(clause)} `;
-  let best: { at: number; causes: string[] } | undefined;
-  for (const rule of CAUSE_TEXT_RULES) {
-    let at = -1;
-    let ok = true;
-    for (const group of rule.all) {
-      const positions = group.map((p) => hay.indexOf(` ${normaliseText(p)}`)).filter((i) => i >= 0);
-      if (positions.length === 0) {
-        ok = false;
-        break;
-      }
-      at = Math.max(at, Math.min(...positions));
-    }
-    if (ok && (!best || at < best.at)) best = { at, causes: rule.causes };
-  }
-  return best?.causes ?? [];
 }
 
 function stepsV2(c: Json): CaseStep[] {
@@ -180,7 +152,6 @@ function fromV2orV3(c: Json, format: 'v2' | 'v3'): BenchCase {
     trueCauses: CAUSE_MAP[truthId] ?? [],
     expectEscalation: c.escalation_expected !== null && c.escalation_expected !== undefined,
     expertPath: list(c.expert_path).map(String),
-    traps: [],
     steps: format === 'v2' ? stepsV2(c) : stepsV3(c),
     initialReadings: initialReadings(c),
     am: null,
@@ -218,10 +189,9 @@ function fromAm(c: Json): BenchCase {
     narrative,
     ageYears: typeof equipment.age_ans === 'number' ? equipment.age_ans : null,
     truthLabel: truthText.split(/\s[—–-]\s/)[0] ?? truthText,
-    trueCauses: causesFromText(truthText),
+    trueCauses: [],
     expectEscalation: c.escalade_attendue !== null && c.escalade_attendue !== undefined,
     expertPath: list(c.chemin_expert).map(String),
-    traps: list(truth.pieges).map(String),
     steps: [],
     initialReadings: {},
     am: {

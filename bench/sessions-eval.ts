@@ -13,10 +13,10 @@
 import { createSession, nextAction, respond } from '../src/engine/sessions/index.js';
 import type { Knowledge } from '../src/engine/sessions/knowledge-schema.js';
 import { readingActionOf } from '../src/engine/sessions/model.js';
-import { normaliseText } from '../src/engine/sessions/text-match.js';
 import type { BenchCase, CaseFormat } from './sessions-cases.js';
-import { ACTION_MAP, AM_ACTION_PATTERNS } from './sessions-mapping.js';
+import { ACTION_MAP } from './sessions-mapping.js';
 import { type SimulatedAnswer, SimulatedTechnician } from './sessions-simulator.js';
+import type { Taxonomy } from './sessions-taxonomy.js';
 
 export interface EvalOptions {
   budget?: number;
@@ -79,38 +79,39 @@ function trapActions(c: BenchCase): Set<string> {
   return traps;
 }
 
-/** Words that introduce a part swap in a trap's text; the few words after them name the part. */
-const SWAP_VERBS = ['remplac', 'changer', 'recharg'];
-
-function amTrapActions(c: BenchCase): Set<string> {
-  const out = new Set<string>();
-  for (const text of c.traps) {
-    const words = normaliseText(text).split(' ');
-    words.forEach((word, i) => {
-      if (!SWAP_VERBS.some((v) => word.startsWith(v))) return;
-      const window = words.slice(i, i + 5);
-      for (const [ours, patterns] of Object.entries(AM_ACTION_PATTERNS)) {
-        if (!ours.startsWith('replace_') && !ours.startsWith('repair_refrigerant')) continue;
-        const hit = patterns.some((pattern) =>
-          pattern.every((p) =>
-            p.startsWith('!')
-              ? !window.some((w) => w.startsWith(p.slice(1)))
-              : window.some((w) => w.startsWith(p)),
-          ),
-        );
-        if (hit) out.add(ours);
-      }
-    });
+/**
+ * Our causes behind a case's truth. v2/v3 name a taxonomy cause id (CAUSE_MAP); an AM case states its
+ * cause in free text, so its truth is read from its expert path instead: the causes fixed by the last
+ * piece of work on the path (through ACTION_MAP), or those our knowledge hands on with its escalation.
+ */
+export function trueCausesOf(knowledge: Knowledge, c: BenchCase): string[] {
+  if (c.format !== 'am') return c.trueCauses;
+  for (const theirs of [...c.expertPath].reverse()) {
+    const ours = Object.entries(ACTION_MAP)
+      .filter(([, ids]) => ids.includes(theirs))
+      .map(([id]) => knowledge.actions.find((a) => a.id === id))
+      .filter((a) => a !== undefined);
+    const fixed = ours.flatMap((a) => Object.keys(a.fixes ?? {}));
+    if (fixed.length > 0) return [...new Set(fixed)];
+    const handedOn = knowledge.causes
+      .filter((cause) => ours.some((a) => a.kind === 'escalate' && a.id === cause.remedy))
+      .map((cause) => cause.id);
+    if (handedOn.length > 0) return handedOn;
   }
-  return out;
+  return [];
 }
 
-export function runCase(knowledge: Knowledge, c: BenchCase, options: EvalOptions = {}): CaseRow {
+export function runCase(
+  knowledge: Knowledge,
+  taxonomy: Taxonomy,
+  c: BenchCase,
+  options: EvalOptions = {},
+): CaseRow {
   const settings = {
     ...(options.budget !== undefined ? { budget: options.budget } : {}),
     ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
   };
-  const technician = new SimulatedTechnician(c);
+  const technician = new SimulatedTechnician(c, taxonomy);
   const probe = createSession(knowledge, { ...c.init, ...settings });
   const readings = technician.initialReadings((q) => readingActionOf(probe.model.actions, q));
   let state = createSession(knowledge, { ...c.init, ...settings, readings });
@@ -122,7 +123,8 @@ export function runCase(knowledge: Knowledge, c: BenchCase, options: EvalOptions
     state = respond(state, { action_id: action.id, value });
   }
 
-  const truth = new Set(c.trueCauses);
+  const trueCauses = trueCausesOf(knowledge, c);
+  const truth = new Set(trueCauses);
   const outcome = state.outcome!;
   const turns = state.history.length;
   const identified = outcome.cause_id;
@@ -130,7 +132,7 @@ export function runCase(knowledge: Knowledge, c: BenchCase, options: EvalOptions
   const top = Object.entries(state.posterior).sort((a, b) => b[1] - a[1])[0]![0];
   const remedy = outcome.action_id ? state.model.actions.find((a) => a.id === outcome.action_id) : undefined;
 
-  const traps = new Set([...trapActions(c), ...amTrapActions(c)]);
+  const traps = trapActions(c);
   const proposed = [
     ...path.map((p) => p.action),
     ...(state.status === 'concluded' && remedy ? [remedy.id] : []),
@@ -150,7 +152,7 @@ export function runCase(knowledge: Knowledge, c: BenchCase, options: EvalOptions
     family: c.family,
     out_of_family: c.outOfFamily,
     truth: c.truthLabel,
-    true_causes: c.trueCauses,
+    true_causes: trueCauses,
     expected_escalation: c.expectEscalation,
     status: state.status,
     reason: outcome.reason,
@@ -204,10 +206,11 @@ export function summarise(rows: CaseRow[]): Summary {
 /** Runs and scores every case. */
 export function evaluateCases(
   knowledge: Knowledge,
+  taxonomy: Taxonomy,
   cases: BenchCase[],
   options: EvalOptions = {},
 ): EvaluationReport {
-  const rows = cases.map((c) => runCase(knowledge, c, options));
+  const rows = cases.map((c) => runCase(knowledge, taxonomy, c, options));
   const byFormat: EvaluationReport['by_format'] = {};
   for (const format of ['v2', 'v3', 'am'] as const) {
     const subset = rows.filter((r) => r.format === format);

@@ -1,45 +1,54 @@
 /**
- * A simulated technician: answers the engine's actions from a case's readings, through the vocabulary
- * mapping, and answers "unknown" whenever the case holds no reading for the action.
+ * A simulated technician that cannot be fitted to the engine: it answers from a case's readings only
+ * through the peer's public vocabulary (taxonomy action ids, quantity ids with their units, modalities
+ * and nominal ranges, and the action-quantity map) and the vocabulary mapping of bench/sessions-mapping.ts,
+ * which is keyed by those ids alone. A reading of one of their quantities answers every one of our
+ * actions that measures it; anything else is "unknown".
+ *
+ * The installation is a world of readings. Readings taken by their reading actions (MES, OBS, TEST ...)
+ * before any work describe it as found; the readings recorded with a piece of work (a repair, a
+ * dismantling) become the world once the engine asks for that work. A v2 case records no structured
+ * readings: a number followed by the unit the taxonomy gives for the quantity its action reads, or a
+ * modality of that quantity written out, is the reading. An AM case names its ground state by quantity
+ * id (a unit may follow the id) and its evolution steps in snake case: a step stands for the action ids
+ * whose words it contains, the kind word (MES, REM ...) as a prefix.
  */
 import { normaliseText } from '../src/engine/sessions/text-match.js';
 import type { AnswerValue, ExpectedNumber, ModelAction } from '../src/engine/sessions/types.js';
 import type { BenchCase } from './sessions-cases.js';
 import {
   ACTION_MAP,
-  AM_ACTION_PATTERNS,
-  AM_REPAIR_WORDS,
-  AM_VERIFICATION_WORDS,
+  type Band,
   QUANTITY_MAP,
   type QuantitySource,
-  STEP_VERIFICATION_PREFIXES,
-  WARRANTY_WORDS,
+  type Reading,
 } from './sessions-mapping.js';
+import { kindOf, READING_KINDS, type Taxonomy } from './sessions-taxonomy.js';
 
 export type SimulatedAnswer = AnswerValue | { unknown: true };
 const UNKNOWN = { unknown: true } as const;
 
-const UNIT_WORDS: Record<string, string> = {
+type World = Map<string, Reading>;
+
+/** A piece of work the case records: the readings after it and whether the fault cleared. */
+interface Change {
+  /** Their action ids the work stands for. */
+  ids: string[];
+  readings: World;
+  resolves: boolean;
+  /** Position in the case's sequence, to credit a later check that shows the fault cleared. */
+  at: number;
+}
+
+/** Unit spellings in a written observation, by the taxonomy's unit. */
+const UNIT_PATTERNS: Record<string, string> = {
   bar: 'bar',
-  K: 'k|°c|degr[ée]s?',
-  'l/min': 'l\\s*/\\s*min|l/mn|lpm',
+  K: 'k|°c',
+  '°C': '°c|°',
+  'l/min': 'l\\s*/\\s*min|l/mn',
   A: 'a',
-  V: 'v',
-  MOhm: 'm[ΩΩ]|mohm|m ohm',
-  '%': '%',
+  ohm: 'ohms?|Ω',
 };
-
-function phraseIn(text: string, phrase: string): boolean {
-  return ` ${normaliseText(text)} `.includes(` ${normaliseText(phrase)}`);
-}
-
-/** The first outcome whose phrases occur in the text, in the order the mapping lists them. */
-function outcomeFromWords(source: QuantitySource, text: string): string | undefined {
-  for (const [phrases, outcome] of source.words ?? []) {
-    if (phrases.some((p) => phraseIn(text, p))) return outcome;
-  }
-  return undefined;
-}
 
 /** A number standing for a band, from the nominal range the engine gave. */
 function representative(expected: ExpectedNumber, band: string): number | undefined {
@@ -52,82 +61,39 @@ function representative(expected: ExpectedNumber, band: string): number | undefi
   return undefined;
 }
 
-function numberInText(text: string, unit: string): number | undefined {
-  const unitPattern = UNIT_WORDS[unit];
-  if (!unitPattern) return undefined;
-  const match = new RegExp(`(-?\\d+(?:[.,]\\d+)?)\\s*(?:${unitPattern})(?![a-zà-ü])`, 'i').exec(text);
-  return match ? Number(match[1]!.replace(',', '.')) : undefined;
-}
-
-function firstNumber(text: string): number | undefined {
-  const match = /-?\d+(?:[.,]\d+)?/.exec(text);
-  return match ? Number(match[0].replace(',', '.')) : undefined;
-}
-
-/** Converts one raw reading (number or word) of the case into an answer of the action's type. */
-function convert(action: ModelAction, source: QuantitySource, raw: unknown): AnswerValue | undefined {
-  const expected = action.expected;
-  if (raw === null || raw === undefined) return undefined;
-  if (typeof raw === 'boolean') return expected.type === 'boolean' ? raw : undefined;
-  if (expected.type === 'number') {
-    if (typeof raw === 'number') return raw;
-    const text = String(raw);
-    const band = outcomeFromWords(source, text);
-    if (band) return representative(expected, band);
-    return /\d/.test(text) ? firstNumber(text) : undefined;
-  }
-  if (expected.type === 'choice') {
-    const choice = typeof raw === 'number' ? source.fromNumber?.(raw) : outcomeFromWords(source, String(raw));
-    return choice && expected.choices.some((c) => c.id === choice) ? choice : undefined;
-  }
+/** Their modality of a raw value: exactly, or as the first words of a longer snake-case value. */
+function modalityIn(table: Record<string, string>, raw: string): string | undefined {
+  const value = raw.trim().toLowerCase();
+  if (table[value] !== undefined) return table[value];
+  for (const [modality, ours] of Object.entries(table)) if (value.startsWith(`${modality}_`)) return ours;
   return undefined;
 }
 
-/** Reads a quantity from a set of keys (their quantity ids or state keys), then from its derivation. */
-function readFrom(
-  action: ModelAction,
-  source: QuantitySource,
-  get: (key: string) => unknown,
-): AnswerValue | undefined {
-  for (const key of source.keys) {
-    const value = convert(action, source, get(key));
-    if (value !== undefined) return value;
-  }
-  if (!source.derive) return undefined;
-  const derived = source.derive(get);
-  // A derivation yields either a number or one of our own outcome ids.
-  if (typeof derived === 'string' && action.expected.type === 'choice') {
-    return action.expected.choices.some((c) => c.id === derived) ? derived : undefined;
-  }
-  return convert(action, source, derived);
-}
-
-function amMatches(patterns: string[][] | undefined, name: string): boolean {
-  if (!patterns) return false;
-  const words = normaliseText(name).split(' ');
-  return patterns.some((pattern) =>
-    pattern.every((p) =>
-      p.startsWith('!') ? !words.some((w) => w.startsWith(p.slice(1))) : words.some((w) => w.startsWith(p)),
-    ),
-  );
-}
-
 export class SimulatedTechnician {
-  private readonly world: Record<string, unknown>;
+  private readonly world: World = new Map();
+  private readonly initial: World = new Map();
+  private readonly changes: Change[] = [];
+  private readonly done = new Set<number>();
 
-  constructor(private readonly c: BenchCase) {
-    this.world = { ...(c.am?.ground ?? {}) };
+  constructor(
+    private readonly c: BenchCase,
+    private readonly taxonomy: Taxonomy,
+  ) {
+    if (c.am) this.fromAm();
+    else this.fromSteps();
+    for (const [k, v] of this.initial) this.world.set(k, v);
   }
 
-  /** The case's readings already known when the session opens, as engine readings. */
+  /** The case's readings known when the session opens (numbers only), as engine readings. */
   initialReadings(
     actionFor: (quantity: string) => ModelAction | undefined,
   ): { quantity: string; value: AnswerValue }[] {
     const out: { quantity: string; value: AnswerValue }[] = [];
+    const given = this.fromKeys(this.c.initialReadings);
     for (const [quantity, source] of Object.entries(QUANTITY_MAP)) {
       const action = actionFor(quantity);
       if (action?.expected.type !== 'number') continue;
-      const value = readFrom(action, source, (key) => this.c.initialReadings[key]);
+      const value = this.read(action, source, given);
       if (value !== undefined) out.push({ quantity, value });
     }
     return out;
@@ -137,113 +103,190 @@ export class SimulatedTechnician {
     if (action.quantity === 'under_warranty') return this.warranty();
     if (action.kind === 'repair') return this.repairResult(action);
     if (!action.quantity) return UNKNOWN;
+    // Dismantling to check a part is work the case may record; what it shows joins the world.
+    for (const change of this.changesFor(action)) this.apply(change);
     const source = QUANTITY_MAP[action.quantity];
-    if (!source) return UNKNOWN;
-    const value =
-      (this.c.am ? this.readAm(action, source) : this.readSteps(action, source)) ??
-      this.readTexts(action, source);
+    const value = source ? this.read(action, source, this.world) : undefined;
     return value === undefined ? UNKNOWN : value;
   }
 
-  /** A reading stated anywhere in the case's texts, for quantities whose mapping can read one. */
-  private readTexts(action: ModelAction, source: QuantitySource): AnswerValue | undefined {
-    if (!source.fromText || action.expected.type !== 'choice') return undefined;
-    const texts = [this.c.narrative, ...this.c.steps.map((s) => s.text)];
-    for (const text of texts) {
-      const outcome = source.fromText(text);
-      if (outcome && action.expected.choices.some((c) => c.id === outcome)) return outcome;
+  private band(theirs: string, value: number): Band | undefined {
+    const range = this.taxonomy.quantities[theirs]?.nominal.default;
+    if (!range) return undefined;
+    if (value < range[0]) return 'low';
+    if (value > range[1]) return 'high';
+    return 'normal';
+  }
+
+  private read(action: ModelAction, source: QuantitySource, world: World): AnswerValue | undefined {
+    const get = (q: string) => world.get(q);
+    const expected = action.expected;
+    let raw: Reading | undefined;
+    if (source.derive) raw = source.derive({ get, band: (q, v) => this.band(q, v) });
+    if (raw === undefined && !source.derive) {
+      for (const q of source.theirs) {
+        raw = get(q);
+        if (raw !== undefined) break;
+      }
+    }
+    if (raw === undefined) return undefined;
+    if (expected.type === 'number') {
+      if (typeof raw === 'number') return raw;
+      const band = source.modalities ? modalityIn(source.modalities, raw) : undefined;
+      return band ? representative(expected, band) : undefined;
+    }
+    if (expected.type === 'choice') {
+      const choice = typeof raw === 'string' && source.modalities ? modalityIn(source.modalities, raw) : raw;
+      return typeof choice === 'string' && expected.choices.some((c) => c.id === choice) ? choice : undefined;
     }
     return undefined;
   }
 
-  private stepsFor(action: ModelAction) {
-    const theirs = ACTION_MAP[action.id] ?? [];
-    return this.c.steps.filter((s) => theirs.includes(s.action));
-  }
-
-  /** v2 and v3: the readings of their actions that stand for ours, then the readings given up front. */
-  private readSteps(action: ModelAction, source: QuantitySource): AnswerValue | undefined {
-    for (const step of this.stepsFor(action)) {
-      const structured = step.reading && source.keys.includes(step.reading.quantity) ? step.reading : null;
-      const fromReading = structured
-        ? convert(action, source, structured.value ?? structured.modality)
-        : undefined;
-      let fromText: AnswerValue | undefined;
-      if (action.expected.type === 'number') {
-        const n = numberInText(step.text, action.expected.unit);
-        fromText =
-          n !== undefined
-            ? n
-            : convert(action, source, outcomeFromWords(source, step.text) ? step.text : undefined);
-      } else {
-        fromText = convert(action, source, step.text);
-      }
-      // Numbers come from the structured reading; a choice from the words the case author wrote.
-      const value = action.expected.type === 'number' ? (fromReading ?? fromText) : (fromText ?? fromReading);
-      if (value !== undefined) return value;
+  /** Readings keyed by their quantity id, or by the id followed by a unit ("delta_t_eau_K"). */
+  private fromKeys(source: Record<string, unknown>): World {
+    const out: World = new Map();
+    for (const [key, value] of Object.entries(source)) {
+      if (typeof value !== 'number' && typeof value !== 'string') continue;
+      const id = this.quantityOfKey(key);
+      if (id && !out.has(id)) out.set(id, value);
     }
-    return readFrom(action, source, (key) => this.c.initialReadings[key]);
-  }
-
-  private matchingEvolution(action: ModelAction): number[] {
-    const patterns = AM_ACTION_PATTERNS[action.id];
-    const out: number[] = [];
-    this.c.am?.evolution.forEach((e, i) => {
-      if (amMatches(patterns, e.action)) out.push(i);
-    });
     return out;
   }
 
-  /** AM: the result of the matching step (the world changes as it is carried out), then the world. */
-  private readAm(action: ModelAction, source: QuantitySource): AnswerValue | undefined {
-    for (const i of this.matchingEvolution(action)) {
-      const result = this.c.am!.evolution[i]!.result;
-      Object.assign(this.world, result);
-      const value = readFrom(action, source, (key) => result[key]);
-      if (value !== undefined) return value;
+  private quantityOfKey(key: string): string | undefined {
+    if (this.taxonomy.quantities[key] || this.isMapped(key)) return key;
+    const cut = key.lastIndexOf('_');
+    if (cut <= 0) return undefined;
+    const id = key.slice(0, cut);
+    const unit = this.taxonomy.quantities[id]?.unit;
+    return unit && unit.toLowerCase() === key.slice(cut + 1).toLowerCase() ? id : undefined;
+  }
+
+  /** A quantity id of theirs that the action-quantity map names (not all are in the quantity list). */
+  private isMapped(id: string): boolean {
+    return Object.values(this.taxonomy.actionQuantities).some((qs) => qs.includes(id));
+  }
+
+  /** A reading written in an observation of one of their actions, in the taxonomy's own terms. */
+  private fromText(actionId: string, text: string): World {
+    const out: World = new Map();
+    const quantities = this.taxonomy.actionQuantities[actionId] ?? [];
+    const byUnit = new Map<string, string[]>();
+    for (const q of quantities) {
+      const unit = this.taxonomy.quantities[q]?.unit;
+      if (unit) byUnit.set(unit, [...(byUnit.get(unit) ?? []), q]);
     }
-    return readFrom(action, source, (key) => this.world[key]);
+    for (const [unit, qs] of byUnit) {
+      const pattern = UNIT_PATTERNS[unit];
+      // Two quantities of one unit in one action (HP and LP) cannot be told apart in free text.
+      if (!pattern || qs.length !== 1) continue;
+      const m = new RegExp(`(-?\\d+(?:[.,]\\d+)?)\\s*(?:${pattern})(?![a-zà-ü])`, 'i').exec(text);
+      if (m) out.set(qs[0]!, Number(m[1]!.replace(',', '.')));
+    }
+    const words = ` ${normaliseText(text)} `;
+    for (const q of quantities) {
+      const found = (this.taxonomy.quantities[q]?.modalities ?? []).filter((m) =>
+        words.includes(` ${normaliseText(m.replace(/_/g, ' '))} `),
+      );
+      if (found.length === 1) out.set(q, found[0]!);
+    }
+    return out;
+  }
+
+  private fromSteps(): void {
+    for (const [k, v] of this.fromKeys(this.c.initialReadings)) this.initial.set(k, v);
+    let current: Change | undefined;
+    this.c.steps.forEach((step, at) => {
+      const readings: World = step.reading
+        ? new Map(
+            [[step.reading.quantity, step.reading.value ?? step.reading.modality]].filter(
+              (e): e is [string, Reading] => e[1] !== undefined,
+            ),
+          )
+        : this.fromText(step.action, step.text);
+      if (READING_KINDS.has(kindOf(step.action))) {
+        for (const [q, v] of readings) {
+          // A reading after unsuccessful work elsewhere still describes the installation as found.
+          if (current) current.readings.set(q, v);
+          if (!current?.resolves && !this.initial.has(q)) this.initial.set(q, v);
+        }
+        if (current && step.resolves) current.resolves = true;
+        return;
+      }
+      current = { ids: [step.action], readings, resolves: step.resolves, at };
+      this.changes.push(current);
+    });
+  }
+
+  /** Their action ids an AM evolution step stands for: all words of the id, the kind word as a prefix. */
+  private idsOfStep(name: string): string[] {
+    const words = name
+      .toLowerCase()
+      .split(/[_\s-]+/)
+      .filter(Boolean);
+    const hasKind = words.some((w) => [...this.taxonomy.kinds].some((k) => w.startsWith(k)));
+    let best: string[] = [];
+    let bestCount = 0;
+    for (const id of Object.keys(this.allIds())) {
+      const [kind, ...rest] = id.toLowerCase().split('-');
+      if (rest.length === 0 || !rest.every((t) => words.some((w) => w.startsWith(t)))) continue;
+      const kindMatch = words.some((w) => w.startsWith(kind!));
+      if (hasKind && !kindMatch) continue;
+      const count = rest.length + (kindMatch ? 1 : 0);
+      if (count > bestCount) {
+        best = [id];
+        bestCount = count;
+      } else if (count === bestCount) best.push(id);
+    }
+    return best;
+  }
+
+  private allIds(): Record<string, true> {
+    const ids: Record<string, true> = {};
+    for (const id of Object.keys(this.taxonomy.actionQuantities)) ids[id] = true;
+    for (const list of Object.values(ACTION_MAP)) for (const id of list) ids[id] = true;
+    return ids;
+  }
+
+  private fromAm(): void {
+    const am = this.c.am!;
+    for (const [k, v] of this.fromKeys(am.ground)) this.initial.set(k, v);
+    am.evolution.forEach((e, at) => {
+      const ids = this.idsOfStep(e.action);
+      const readings = this.fromKeys(e.result);
+      const resolves = e.result.resout === true;
+      const kinds = ids.map(kindOf);
+      if (kinds.every((k) => READING_KINDS.has(k))) {
+        // A check after work (or a step the taxonomy has no id for, such as a test cycle): it shows
+        // whether the work just before it cleared the fault.
+        const last = this.changes[this.changes.length - 1];
+        if (last && resolves && last.at === at - 1) last.resolves = true;
+      }
+      this.changes.push({ ids, readings, resolves, at });
+    });
+  }
+
+  private changesFor(action: ModelAction): Change[] {
+    const theirs = ACTION_MAP[action.id] ?? [];
+    return this.changes.filter((ch) => ch.ids.some((id) => theirs.includes(id)));
+  }
+
+  private apply(change: Change): void {
+    const i = this.changes.indexOf(change);
+    if (this.done.has(i)) return;
+    this.done.add(i);
+    for (const [k, v] of change.readings) this.world.set(k, v);
   }
 
   private repairResult(action: ModelAction): SimulatedAnswer {
-    if (this.c.am) {
-      const evolution = this.c.am.evolution;
-      const [i] = this.matchingEvolution(action);
-      if (i === undefined) return UNKNOWN;
-      const result = evolution[i]!.result;
-      Object.assign(this.world, result);
-      if (result.resout === true) return true;
-      // A repair whose success a later verification step shows (a test, a full cycle) counts as fixed.
-      for (let j = i + 1; j < evolution.length; j++) {
-        const words = normaliseText(evolution[j]!.action).split(' ');
-        const has = (list: string[]) => words.some((w) => list.some((p) => w.startsWith(p)));
-        if (has(AM_REPAIR_WORDS)) break;
-        if (has(AM_VERIFICATION_WORDS) && evolution[j]!.result.resout === true) return true;
-      }
-      return false;
-    }
-    const steps = this.stepsFor(action);
-    if (steps.length === 0) return UNKNOWN;
-    if (steps.some((s) => s.resolves)) return true;
-    // As in the AM format: a repair whose success a later check or reset shows counts as fixed, unless
-    // other work came in between.
-    const all = this.c.steps;
-    for (let j = all.indexOf(steps[steps.length - 1]!) + 1; j < all.length; j++) {
-      const later = all[j]!;
-      if (!STEP_VERIFICATION_PREFIXES.some((prefix) => later.action.startsWith(prefix))) break;
-      if (later.resolves) return true;
-    }
-    return false;
+    const mine = this.changesFor(action);
+    if (mine.length === 0) return UNKNOWN;
+    for (const change of mine) this.apply(change);
+    return mine.some((ch) => ch.resolves);
   }
 
+  /** The legal guarantee covers the first two years; beyond eight, no maker's warranty does. */
   private warranty(): SimulatedAnswer {
-    const texts = [this.c.narrative];
-    if (this.c.am) texts.push(String(this.c.am.ground.garantie_constructeur ?? ''));
-    for (const text of texts) {
-      if (WARRANTY_WORDS.no.some((p) => phraseIn(text, p))) return false;
-      if (WARRANTY_WORDS.yes.some((p) => phraseIn(text, p))) return true;
-    }
-    // The legal guarantee covers the first two years; beyond eight, no maker's warranty does.
     if (this.c.ageYears !== null && this.c.ageYears <= 2) return true;
     if (this.c.ageYears !== null && this.c.ageYears >= 8) return false;
     return UNKNOWN;

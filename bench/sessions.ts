@@ -1,12 +1,13 @@
 /**
  * Guided-troubleshooting evaluation against the peer benchmark's cases.
  *
- *   npm run bench:sessions [-- --cases DIR] [--json] [--budget N] [--threshold P]
+ *   npm run bench:sessions [-- --cases DIR] [--json] [--taxonomy DIR] [--lofo] [--budget N] [--threshold P]
  *
  * Default cases: ../shared/hvac-bench/sessions (relative to the project root); every format found
  * there (v2 and v3 JSON lines, AM JSON files) is read. A simulated technician answers each action
- * from the case's readings through the vocabulary mapping in bench/sessions-mapping.ts, and "unknown"
- * where the case has none. With --json one JSON object is printed; otherwise markdown tables.
+ * from the case's readings through the peer's public taxonomy (--taxonomy, default
+ * ../shared/hvac-bench/taxonomy) and the id mapping in bench/sessions-mapping.ts, and "unknown" where
+ * the case has no reading. With --json one JSON object is printed; otherwise markdown tables.
  * Definitions of the metrics: bench/sessions-eval.ts.
  */
 import { statSync } from 'node:fs';
@@ -16,10 +17,14 @@ import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
 import { PROJECT_ROOT } from '../src/project-path.js';
 import { loadCases } from './sessions-cases.js';
 import { type EvalOptions, type EvaluationReport, evaluateCases, type Summary } from './sessions-eval.js';
+import { type LofoReport, leaveOneFormatOut, type Tunables } from './sessions-lofo.js';
+import { DEFAULT_TAXONOMY_DIR, loadTaxonomy, taxonomyPresent } from './sessions-taxonomy.js';
 
 interface Args {
   cases: string;
+  taxonomy: string;
   json: boolean;
+  lofo: boolean;
   options: EvalOptions;
 }
 
@@ -30,12 +35,20 @@ function parseArgs(argv: string[]): Args {
     args: argv,
     options: {
       cases: { type: 'string', default: DEFAULT_CASES_DIR },
+      taxonomy: { type: 'string', default: DEFAULT_TAXONOMY_DIR },
       json: { type: 'boolean', default: false },
+      lofo: { type: 'boolean', default: false },
       budget: { type: 'string' },
       threshold: { type: 'string' },
     },
   });
-  const args: Args = { cases: path.resolve(values.cases), json: values.json, options: {} };
+  const args: Args = {
+    cases: path.resolve(values.cases),
+    taxonomy: path.resolve(values.taxonomy),
+    json: values.json,
+    lofo: values.lofo,
+    options: {},
+  };
   if (values.budget !== undefined) args.options.budget = Number(values.budget);
   if (values.threshold !== undefined) args.options.threshold = Number(values.threshold);
   const { budget, threshold } = args.options;
@@ -85,6 +98,27 @@ function markdown(
   return lines.join('\n');
 }
 
+function tunables(t: Tunables): string {
+  return `threshold ${t.threshold}, settled ${t.settled_threshold}, quick gain ${t.quick_min_gain}`;
+}
+
+function lofoMarkdown(lofo: LofoReport): string {
+  const lines = [
+    '',
+    `Leave one format out (${lofo.grid_points} grid points; knowledge and policy frozen)`,
+    '',
+    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    summaryRow('out of sample (pooled)', lofo.pooled),
+  ];
+  for (const f of lofo.folds) lines.push(summaryRow(`held out: ${f.held_out}`, f.test));
+  lines.push(summaryRow('all-in (tuned on all, in sample)', lofo.all_in.summary), '');
+  for (const f of lofo.folds)
+    lines.push(`- held out ${f.held_out}: chosen on the others: ${tunables(f.chosen)}`);
+  lines.push(`- all-in: ${tunables(lofo.all_in.chosen)}`);
+  return lines.join('\n');
+}
+
 function main(): void {
   let args: Args;
   try {
@@ -100,12 +134,30 @@ function main(): void {
     else console.error(reason);
     return;
   }
+  if (!taxonomyPresent(args.taxonomy)) {
+    const reason = `no taxonomy at ${args.taxonomy}: the simulated technician has no vocabulary, evaluation skipped`;
+    if (args.json) console.log(JSON.stringify({ cases: 0, skipped: reason }));
+    else console.error(reason);
+    return;
+  }
   const knowledge = loadKnowledge();
+  const taxonomy = loadTaxonomy(args.taxonomy);
   const { cases, skipped } = loadCases(args.cases);
-  const report = evaluateCases(knowledge, cases, args.options);
+  const report = evaluateCases(knowledge, taxonomy, cases, args.options);
+  const lofo = args.lofo ? leaveOneFormatOut(knowledge, taxonomy, cases, args.options) : undefined;
   if (args.json)
-    console.log(JSON.stringify({ ...report, knowledge_version: knowledge.version, skipped_files: skipped }));
-  else console.log(markdown(report, args.cases, skipped));
+    console.log(
+      JSON.stringify({
+        ...report,
+        ...(lofo ? { leave_one_format_out: lofo } : {}),
+        knowledge_version: knowledge.version,
+        skipped_files: skipped,
+      }),
+    );
+  else {
+    console.log(markdown(report, args.cases, skipped));
+    if (lofo) console.log(lofoMarkdown(lofo));
+  }
 }
 
 main();

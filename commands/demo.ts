@@ -1,18 +1,25 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { ensureDemoBundle } from '../pipeline/ingest/demo.js';
+import { ingestProgress } from '../pipeline/ingest/progress-view.js';
 import { bundleInfo } from '../src/bundle/inspect.js';
 import { BundleReader } from '../src/bundle/reader.js';
+import { HeatsourceCommand } from '../src/cli/base-command.js';
 import { formatBundleInfo } from '../src/cli/bundle-format.js';
-import { ingestProgress } from '../src/cli/ingest-progress.js';
-import { ServeConfigError, startServer } from '../src/http/server.js';
+import { CliError, EXIT } from '../src/cli/exit-codes.js';
+import { consoleNotices, registerConsole } from '../src/console/index.js';
+import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
-export default class Demo extends Command {
+/** Who holds the local account in the demo's console; the link printed at start sets its password. */
+const LOCAL_HOLDER_EMAIL = 'owner@localhost';
+
+export default class Demo extends HeatsourceCommand {
   static override summary = 'Build the embedded demo bundle when missing or stale, then show it or serve it.';
   static override description =
     'Generates the demo manuals of a fictional manufacturer (data/demo) to PDF, ingests them into data/demo.bundle ' +
     'when the sources, the extractor or the bundle format changed, then prints the bundle summary, or with --serve ' +
-    'serves it on 127.0.0.1 (what `npm start` runs).';
+    'serves it on 127.0.0.1 (what `npm start` runs) and prints the web console address with a one-time ' +
+    'invitation link for the local account.';
   static override examples = [
     '<%= config.bin %> demo',
     '<%= config.bin %> demo --serve --port 8080',
@@ -51,11 +58,19 @@ export default class Demo extends Command {
     }
     try {
       await startServer(
-        { bundle: demo.bundle, state: defaultStatePath(), host: '127.0.0.1', port: flags.port, auth: true },
+        {
+          bundle: demo.bundle,
+          state: defaultStatePath(),
+          host: '127.0.0.1',
+          port: flags.port,
+          auth: true,
+          extend: registerConsole,
+          afterListen: consoleNotices({ invite: LOCAL_HOLDER_EMAIL }),
+        },
         (line) => process.stderr.write(`${line}\n`),
       );
     } catch (err) {
-      if (err instanceof ServeConfigError) this.error(err.message, { exit: 2 });
+      if (err instanceof ServeConfigError) throw new CliError(err.message, EXIT.usage);
       throw err;
     }
   }

@@ -1,14 +1,18 @@
 import os from 'node:os';
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { describe, ingestProgress } from '../pipeline/ingest/progress-view.js';
 import { ingest } from '../pipeline/ingest/run.js';
-import { describe, ingestProgress } from '../src/cli/ingest-progress.js';
+import { HeatsourceCommand } from '../src/cli/base-command.js';
+import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 
-export default class Ingest extends Command {
+export default class Ingest extends HeatsourceCommand {
   static override summary = 'Ingest manufacturer manuals (PDF + YAML sidecar) into one bundle file.';
   static override description =
     'Walks the given files and folders for *.pdf with their .yaml sidecars, extracts text, sections, error codes ' +
     'and page snapshots, and writes one immutable bundle. Unchanged manuals are reused from the previous bundle. ' +
-    'The previous bundle is replaced only when the new one is complete.';
+    'The previous bundle is replaced only when the new one is complete. When any file fails, the bundle is ' +
+    `written with the others (unless --strict) and the command exits ${EXIT.partial}, naming each failed file ` +
+    `and every document the new bundle no longer holds.\n\n${EXIT_HELP}`;
   static override examples = [
     '<%= config.bin %> ingest ./manuals --bundle corpus.bundle',
     '<%= config.bin %> ingest a.pdf b.pdf --bundle corpus.bundle --no-snapshots --json',
@@ -61,13 +65,19 @@ export default class Ingest extends Command {
       const t = report.totals;
       this.log(
         report.written
-          ? `bundle ${report.bundle}: ${t.ingested} ingested, ${t.reused} reused, ${t.failed} failed; ${t.pages} pages, ${t.error_codes} error codes (${report.ms} ms)`
+          ? `bundle ${report.bundle}: ${t.ingested} ingested, ${t.reused} reused, ${t.failed} failed${t.kept_previous > 0 ? ` (${t.kept_previous} kept their previous version)` : ''}; ${t.pages} pages, ${t.error_codes} error codes (${report.ms} ms)`
           : `bundle not written: ${report.reason}`,
       );
+      // The progress lines have named each failed file already; a bundle not written repeats why.
       if (!report.written)
         for (const f of report.files.filter((x) => x.status === 'failed')) this.logToStderr(describe(f));
+      if (report.written && report.dropped.length > 0) {
+        this.logToStderr(
+          `the new bundle no longer holds ${report.dropped.length} document(s) of the previous one: ${report.dropped.join(', ')}`,
+        );
+      }
     }
-    if (!report.written) this.exit(1);
+    if (!report.written || report.totals.failed > 0) this.exit(EXIT.partial);
   }
 }
 

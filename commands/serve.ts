@@ -1,16 +1,20 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { HeatsourceCommand } from '../src/cli/base-command.js';
+import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { stateFlag } from '../src/cli/state-flag.js';
-import { ServeConfigError, startServer } from '../src/http/server.js';
+import { consoleNotices, registerConsole } from '../src/console/index.js';
 import { projectPath } from '../src/project-path.js';
+import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
-export default class Serve extends Command {
-  static override summary = 'Serve the REST API (v1, v2) over a bundle, behind API keys.';
+export default class Serve extends HeatsourceCommand {
+  static override summary = 'Serve the REST API (v1, v2), MCP and the account console over a bundle.';
   static override description =
     'Opens the bundle read-only and the state (accounts, keys, usage, idempotency, sessions): a SQLite file for ' +
     'one process, or a PostgreSQL URL shared by any number of replicas; then listens. ' +
     'With an empty state it creates a local account and prints one test key, once. SIGTERM drains requests ' +
-    'in flight before stopping. Logs are JSON lines on stdout; notices (and the key) go to stderr.';
+    'in flight before stopping. The web console for account holders is at /console (invite holders with ' +
+    '`accounts invite`). Logs are JSON lines on stdout; notices (and the key) go to stderr.';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --bundle corpus.bundle --state /var/lib/heatsource/state.sqlite --host 0.0.0.0 --port 8080',
@@ -53,8 +57,10 @@ export default class Serve extends Command {
             .map((o) => o.trim())
             .filter(Boolean)
       : false;
+    // A notice to a reader that went away must not crash the server (EPIPE): it is dropped.
+    process.stderr.on('error', () => {});
     try {
-      await startServer(
+      const server = await startServer(
         {
           bundle: flags.bundle ?? projectPath('data', 'demo.bundle'),
           state: flags.state ?? defaultStatePath(),
@@ -63,11 +69,16 @@ export default class Serve extends Command {
           auth: flags.auth,
           cors,
           logLevel: flags['log-level'],
+          extend: registerConsole,
+          afterListen: consoleNotices(),
         },
         (line) => process.stderr.write(`${line}\n`),
       );
+      // Returning would let the CLI framework wait for stdout to drain, and fail when a log reader
+      // stalls; the process ends when the server has stopped (on SIGTERM/SIGINT).
+      await server.closed;
     } catch (err) {
-      if (err instanceof ServeConfigError) this.error(err.message, { exit: 2 });
+      if (err instanceof ServeConfigError) throw new CliError(err.message, EXIT.usage);
       throw err;
     }
   }

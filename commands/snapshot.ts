@@ -20,7 +20,9 @@ export default class Snapshot extends ClientCommand {
   ];
   static override args = {
     document: Args.string({ description: 'document id, as citations give it', required: true }),
-    page: Args.integer({ description: 'page number (from 1)', required: true, min: 1 }),
+    // The bound only keeps a mistyped number from reaching the service as an unsafe integer; a page past
+    // the document's end is answered not found, with the page count.
+    page: Args.integer({ description: 'page number (from 1)', required: true, min: 1, max: 1_000_000 }),
   };
   static override flags = {
     out: Flags.string({ char: 'o', description: 'file to write, or - for stdout' }),
@@ -63,6 +65,10 @@ export default class Snapshot extends ClientCommand {
       }
       const ext = image.contentType === 'image/png' ? 'png' : 'webp';
       const file = path.resolve(flags.out ?? `${args.document}-p${args.page}.${ext}`);
+      const folder = path.dirname(file);
+      if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+        throw new CliError(`cannot write ${file}: the folder ${folder} does not exist`, EXIT.usage);
+      }
       fs.writeFileSync(file, image.data);
       this.print(
         `${file} (${image.contentType}, ${Math.max(1, Math.round(image.data.byteLength / 1024))} KB)`,

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { StateCommand, stateFlag } from '../src/cli/state-flag.js';
+import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { formatUsage, usageReport } from '../src/state/admin.js';
 
 export default class Usage extends StateCommand {
@@ -18,14 +19,12 @@ export default class Usage extends StateCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Usage);
     if (flags.period && !/^\d{4}-(0[1-9]|1[0-2])$/.test(flags.period)) {
-      this.error('--period must be a month such as 2026-03', { exit: 2 });
+      throw new CliError(`--period must be a month such as 2026-03, not "${flags.period}"`, EXIT.usage);
     }
-    const state = await this.openState(flags.state);
+    const state = await this.openState(flags.state, { mustExist: true });
     try {
       const reports = await usageReport(state, flags.account, flags.period);
       this.log(flags.json ? JSON.stringify(reports, null, 2) : formatUsage(reports));
-    } catch (err) {
-      this.error((err as Error).message, { exit: 1 });
     } finally {
       await state.close();
     }

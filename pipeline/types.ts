@@ -1,4 +1,5 @@
 import type { Sidecar } from '../src/contract/sidecar.js';
+import type { ExcerptCell } from '../src/text/excerpt-cells.js';
 import type { Box } from './layout/types.js';
 
 export interface ChunkRecord {
@@ -25,8 +26,13 @@ export interface ErrorCodeRecord {
   causes: string[];
   steps: StepRecord[];
   part: { name: string; reference: string | null } | null;
-  /** Verbatim text of the code's definition, as it stands on `page`. */
+  /**
+   * The code's definition as a reader sees it: a table row's cells (`excerptCells`), one line each, or
+   * prose verbatim as it stands on `page`.
+   */
   excerpt: string;
+  /** The table row's cells the excerpt is made of, each line verbatim on the row's pages; null for prose. */
+  excerptCells?: ExcerptCell[] | null;
   page: number;
   pages: number[];
   chunkId: string | null;

@@ -1,12 +1,16 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { verifyBundle } from '../../src/bundle/inspect.js';
+import { BundleReader } from '../../src/bundle/reader.js';
+import { HeatsourceCommand } from '../../src/cli/base-command.js';
 import { formatVerifyReport } from '../../src/cli/bundle-format.js';
-import { openBundleOrExit } from '../../src/cli/open-bundle.js';
+import { EXIT, EXIT_HELP } from '../../src/cli/exit-codes.js';
 
-export default class BundleVerify extends Command {
+export default class BundleVerify extends HeatsourceCommand {
   static override summary =
     'Check a bundle: cited pages exist and hold their codes, snapshots are complete, indexes load.';
-  static override description = 'Exits non-zero when any check fails.';
+  static override description =
+    'A check with nothing to check (snapshots of a bundle built with --no-snapshots) is reported as not ' +
+    `applicable, never as passed. Exits ${EXIT.partial} when any check fails.\n\n${EXIT_HELP}`;
   static override examples = [
     '<%= config.bin %> bundle verify corpus.bundle',
     '<%= config.bin %> bundle verify corpus.bundle --json',
@@ -16,7 +20,7 @@ export default class BundleVerify extends Command {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(BundleVerify);
-    const reader = openBundleOrExit(this, args.file);
+    const reader = new BundleReader(args.file);
     let ok: boolean;
     try {
       const report = verifyBundle(reader);
@@ -25,6 +29,6 @@ export default class BundleVerify extends Command {
     } finally {
       reader.close();
     }
-    if (!ok) this.exit(1);
+    if (!ok) this.exit(EXIT.partial);
   }
 }

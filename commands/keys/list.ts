@@ -16,12 +16,10 @@ export default class KeysList extends StateCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(KeysList);
-    const state = await this.openState(flags.state);
+    const state = await this.openState(flags.state, { mustExist: true });
     try {
       const keys = await listKeys(state, flags.account);
       this.log(flags.json ? JSON.stringify(keys, null, 2) : formatKeys(keys));
-    } catch (err) {
-      this.error((err as Error).message, { exit: 1 });
     } finally {
       await state.close();
     }

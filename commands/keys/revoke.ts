@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { StateCommand, stateFlag } from '../../src/cli/state-flag.js';
+import { CliError, EXIT } from '../../src/cli/exit-codes.js';
 
 export default class KeysRevoke extends StateCommand {
   static override summary = 'Revoke an API key by id or prefix; it is refused from then on.';
@@ -20,15 +21,16 @@ export default class KeysRevoke extends StateCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(KeysRevoke);
-    const state = await this.openState(flags.state);
+    const state = await this.openState(flags.state, { mustExist: true });
     try {
       const key = await state.revokeKey(args.key.replace(/…$/, ''));
-      if (!key) this.error(`no key matches "${args.key}"`, { exit: 1 });
+      if (!key) throw new CliError(`no key matches "${args.key}"`, EXIT.notFound);
       this.log(
         flags.json ? JSON.stringify(key, null, 2) : `revoked ${key.id} (${key.prefix}…) at ${key.revoked_at}`,
       );
     } catch (err) {
-      if (err instanceof Error && err.message.startsWith('prefix ')) this.error(err.message, { exit: 1 });
+      if (err instanceof Error && err.message.startsWith('prefix '))
+        throw new CliError(err.message, EXIT.usage);
       throw err;
     } finally {
       await state.close();

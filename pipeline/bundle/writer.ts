@@ -2,16 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import MiniSearch from 'minisearch';
-import { FORMAT_VERSION, META, SCHEMA_SQL } from '../../src/bundle/schema.js';
+import { FORMAT_VERSION, META, SCHEMA_SQL, type SearchStats } from '../../src/bundle/schema.js';
 import type { BrandAliases } from '../../src/catalog/brands.js';
 import type { Sidecar } from '../../src/contract/sidecar.js';
-import {
-  CHUNK_INDEX,
-  chunkIndexOptions,
-  type IndexedChunk,
-  toIndexedChunk,
-} from '../../src/search/index-options.js';
+import { analyzeChunk, encodeChunkTerms, facetTokens, INDEX_FIELDS } from '../../src/search/chunk-index.js';
 import { normBrand, normModel } from '../../src/text/normalise.js';
 import { type DocumentSource, EXTRACTOR_VERSION } from '../extract-document.js';
 import type { ExtractedDocument } from '../types.js';
@@ -23,9 +17,10 @@ export interface SnapshotImage {
   height: number;
 }
 
+/** What the catalogue needs of a document once its rows are written: its id and sidecar, nothing more. */
 interface DocumentEntry {
-  source: DocumentSource;
-  pageCount: number;
+  id: string;
+  sidecar: Sidecar;
 }
 
 /**
@@ -39,6 +34,7 @@ export class BundleBuilder {
   private readonly documents: DocumentEntry[] = [];
   private previousAttached = false;
   private finished = false;
+  private readonly stats: SearchStats = { chunks: 0, lengths: INDEX_FIELDS.map(() => 0) };
 
   constructor(
     readonly target: string,
@@ -78,8 +74,9 @@ export class BundleBuilder {
       }
       const code = this.db.prepare(
         `INSERT INTO error_codes (document_id, brand, code, code_norm, title, causes_json, steps_json, part_json,
-           excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end,
+           excerpt_cells_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       const brand = this.brands.canonical(doc.sidecar.brand);
       for (const e of doc.errorCodes) {
@@ -99,12 +96,14 @@ export class BundleBuilder {
           e.procedure?.chunkId ?? null,
           e.procedure?.pageStart ?? null,
           e.procedure?.pageEnd ?? null,
+          e.excerptCells ? JSON.stringify(e.excerptCells) : null,
         );
       }
       if (snapshots) this.insertSnapshots(doc.id, snapshots);
+      this.indexChunks(doc.id, brand, doc.sidecar.language);
     });
     insert();
-    this.documents.push({ source: doc, pageCount: doc.pageCount });
+    this.documents.push({ id: doc.id, sidecar: doc.sidecar });
   }
 
   /**
@@ -140,9 +139,11 @@ export class BundleBuilder {
       this.db
         .prepare(
           `INSERT INTO error_codes (document_id, brand, code, code_norm, title, causes_json, steps_json, part_json,
-             excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end)
+             excerpt, page, pages_json, chunk_id, procedure_chunk_id, procedure_page_start, procedure_page_end,
+             excerpt_cells_json)
            SELECT ?, ?, code, code_norm, title, causes_json, steps_json, part_json, excerpt, page, pages_json,
-             replace(chunk_id, ?, ?), replace(procedure_chunk_id, ?, ?), procedure_page_start, procedure_page_end
+             replace(chunk_id, ?, ?), replace(procedure_chunk_id, ?, ?), procedure_page_start, procedure_page_end,
+             excerpt_cells_json
            FROM previous.error_codes WHERE document_id = ? ORDER BY id`,
         )
         .run(
@@ -163,9 +164,10 @@ export class BundleBuilder {
       } else if (Array.isArray(snapshots)) {
         this.insertSnapshots(id, snapshots);
       }
+      this.indexChunks(id, this.brands.canonical(source.sidecar.brand), source.sidecar.language);
     });
     copy();
-    this.documents.push({ source, pageCount: prev.page_count });
+    this.documents.push({ id: source.id, sidecar: source.sidecar });
   }
 
   /** Pages, chunks and codes now held for a document: what a reused document contributes. */
@@ -181,12 +183,13 @@ export class BundleBuilder {
   /** Writes the catalogue and the search index, then moves the finished file into place. */
   finish(corpusHash: string, extraMeta: Record<string, string> = {}): void {
     this.writeCatalogue();
-    this.writeSearchIndex();
+    this.finishSearchIndex();
     const meta = this.db.prepare('INSERT INTO meta VALUES (?, ?)');
     meta.run(META.formatVersion, String(FORMAT_VERSION));
     meta.run(META.builtAt, new Date().toISOString());
     meta.run(META.corpusHash, corpusHash);
     meta.run(META.extractorVersion, String(EXTRACTOR_VERSION));
+    meta.run(META.searchStats, JSON.stringify(this.stats));
     for (const [key, value] of Object.entries(extraMeta)) meta.run(key, value);
     if (this.previousAttached) this.db.exec('DETACH DATABASE previous');
     this.db.pragma('journal_mode = DELETE');
@@ -257,55 +260,58 @@ export class BundleBuilder {
     const link = this.db.prepare('INSERT OR IGNORE INTO document_models VALUES (?, ?)');
     this.db.transaction(() => {
       for (const [norm, brand] of this.brands.entries()) alias.run(norm, brand);
-      for (const { source } of this.documents) {
-        const brand = this.brands.canonical(source.sidecar.brand);
+      for (const { id: documentId, sidecar } of this.documents) {
+        const brand = this.brands.canonical(sidecar.brand);
         brandRow.run(brand, normBrand(brand));
         alias.run(normBrand(brand), brand);
-        for (const m of source.sidecar.models) {
+        for (const m of sidecar.models) {
           let rid: number | null = null;
           if (m.range) {
             range.run(brand, m.range, normModel(m.range));
             rid = (rangeId.get(brand, normModel(m.range)) as { id: number }).id;
           }
-          model.run(brand, m.name, normModel(m.name), rid, source.sidecar.equipment);
+          model.run(brand, m.name, normModel(m.name), rid, sidecar.equipment);
           const id = (modelId.get(brand, normModel(m.name)) as { id: number }).id;
           for (const a of m.aliases) modelAlias.run(id, a, normModel(a));
-          link.run(source.id, id);
+          link.run(documentId, id);
         }
       }
     })();
   }
 
-  private writeSearchIndex(): void {
-    const index = new MiniSearch<IndexedChunk>(chunkIndexOptions);
+  /**
+   * Indexes one document's chunks as its rows are written, so that nothing of earlier documents is held
+   * in memory: the full-text index (FTS5 flushes its own buffers) and each chunk's term frequencies.
+   */
+  private indexChunks(documentId: string, brand: string, language: string): void {
     const rows = this.db
-      .prepare(
-        `SELECT c.id, c.text, c.section_path, c.document_id, c.page_start, d.brand, d.language
-         FROM chunks c JOIN documents d ON d.id = c.document_id ORDER BY c.document_id, c.page_start, c.id`,
-      )
-      .iterate() as IterableIterator<{
-      id: string;
-      text: string;
-      section_path: string;
-      document_id: string;
-      page_start: number;
-      brand: string;
-      language: string;
-    }>;
+      .prepare('SELECT rowid, text, section_path FROM chunks WHERE document_id = ? ORDER BY rowid')
+      .all(documentId) as { rowid: number; text: string; section_path: string }[];
+    const fts = this.db.prepare(
+      'INSERT INTO chunk_index (rowid, terms, stems, concepts, pairs, section, facets) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const terms = this.db.prepare('INSERT INTO chunk_terms VALUES (?, ?)');
+    const facets = facetTokens(brand, language, documentId);
     for (const r of rows) {
       const section = (JSON.parse(r.section_path) as string[]).join(' / ');
-      index.add(
-        toIndexedChunk({
-          id: r.id,
-          text: r.text,
-          section,
-          document_id: r.document_id,
-          brand: r.brand,
-          language: r.language,
-          page: r.page_start,
-        }),
-      );
+      const chunk = analyzeChunk(r.text, section, language);
+      fts.run(r.rowid, ...INDEX_FIELDS.map((f) => chunk[f].join(' ')), facets);
+      terms.run(r.rowid, encodeChunkTerms(chunk));
+      this.stats.chunks++;
+      INDEX_FIELDS.forEach((f, i) => {
+        this.stats.lengths[i]! += chunk[f].length;
+      });
     }
-    this.db.prepare('INSERT INTO search_indexes VALUES (?, ?)').run(CHUNK_INDEX, JSON.stringify(index));
+  }
+
+  /** Merges the index into one segment and lists the words a mistyped word may stand for. */
+  private finishSearchIndex(): void {
+    this.db.exec(`INSERT INTO chunk_index (chunk_index) VALUES ('optimize')`);
+    this.db.exec(
+      `INSERT OR IGNORE INTO spelling_terms
+       SELECT length(term), term FROM chunk_vocabulary
+       WHERE col IN ('terms', 'section') AND length(term) >= 3
+         AND term NOT GLOB '*[0-9:~+]*'`,
+    );
   }
 }

@@ -1,5 +1,8 @@
+import { joinLines } from '../../src/text/excerpt-cells.js';
 import type { StepRecord } from '../types.js';
 import type { GridSegment } from './page-grid.js';
+
+export { joinLines };
 
 /** The text lines of a cell, top to bottom, segments on one baseline joined by a space. */
 export function cellLines(cell: GridSegment[]): string[] {
@@ -11,20 +14,6 @@ export function cellLines(cell: GridSegment[]): string[] {
     else lines.push({ y: s.y, parts: [s.text] });
   }
   return lines.map((l) => l.parts.join(' ').replace(/\s+/g, ' ').trim()).filter(Boolean);
-}
-
-/**
- * Joins wrapped lines into running text: a hyphen at a line end before a lower-case letter is a soft
- * hyphenation and goes ("Pro-" + "blem"); any other line break becomes a space.
- */
-export function joinLines(lines: string[]): string {
-  let out = '';
-  for (const line of lines) {
-    if (!out) out = line;
-    else if (/\p{L}-$/u.test(out) && /^\p{Ll}/u.test(line)) out = out.slice(0, -1) + line;
-    else out = `${out} ${line}`;
-  }
-  return out.replace(/\s+/g, ' ').trim();
 }
 
 /** Abbreviations that end with a dot inside a sentence. */

@@ -712,7 +712,8 @@ function buildRows(
     const cells = columns.map(() => [] as GridSegment[]);
     for (const line of layout.bodyLines) {
       if (line.y <= band.top || line.y >= band.bottom) continue;
-      for (const s of line.segments) cells[columnOf(columns, s.x0)]!.push(s);
+      for (const seg of line.segments)
+        for (const s of splitAtColumns(seg, columns)) cells[columnOf(columns, s.x0)]!.push(s);
     }
     const codes: string[] = [];
     for (const ci of codeColumns) {
@@ -730,6 +731,34 @@ function buildRows(
     });
   }
   return rows;
+}
+
+/**
+ * A segment that runs on over the next column's edge holds two cells the layout joined (their gap was
+ * narrower than a cell gap): it is cut at the space nearest that edge, its position estimated from the
+ * segment's width per character. A run-on that ends within a word of the edge (a long word, an overhang)
+ * is left whole.
+ */
+function splitAtColumns(seg: GridSegment, columns: TableColumn[]): GridSegment[] {
+  const ci = columnOf(columns, seg.x0);
+  const next = columns[ci + 1];
+  if (!next || seg.x1 <= next.x0 + seg.size * 1.5 || !seg.text.includes(' ')) return [seg];
+  const perChar = (seg.x1 - seg.x0) / seg.text.length;
+  const edge = (next.x0 - seg.x0) / perChar;
+  let cut = -1;
+  for (let i = 0; i < seg.text.length; i++) {
+    if (seg.text[i] !== ' ') continue;
+    if (cut < 0 || Math.abs(i - edge) < Math.abs(cut - edge)) cut = i;
+  }
+  if (cut <= 0 || Math.abs(cut - edge) * perChar > seg.size * 1.5) return [seg];
+  const left = seg.text.slice(0, cut).trimEnd();
+  const right = seg.text.slice(cut).trimStart();
+  if (!left || !right) return [seg];
+  const x = seg.x0 + (cut + 1) * perChar;
+  return [
+    { ...seg, text: left, x1: x - perChar },
+    ...splitAtColumns({ ...seg, text: right, x0: Math.max(x, next.x0) }, columns),
+  ];
 }
 
 /** The codes in a code cell: one per line, or several on a line joined by "/" or ","; marks are no code. */

@@ -1,4 +1,6 @@
+import { cellsStand, cellsText, type ExcerptCell, hyphenatedWords } from '../../src/text/excerpt-cells.js';
 import { containsVerbatim, fold, normCode } from '../../src/text/normalise.js';
+import { figures, sameReading } from '../../src/text/readings.js';
 import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
 import { cellItems, cellLines, joinLines, toSteps } from './cell-text.js';
@@ -25,6 +27,21 @@ const MAX_EXCERPT_LINES = 16;
 export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): ErrorCodeRecord[] {
   const tables = findCodeTables(pages);
   const byPage = new Map(pages.map((p) => [p.page, p]));
+  const texts = new Map<number, string>();
+  const textOf = (n: number) => {
+    const p = byPage.get(n);
+    if (!p) return undefined;
+    let text = texts.get(n);
+    if (text === undefined) {
+      text = pageText(p);
+      texts.set(n, text);
+    }
+    return text;
+  };
+  // Hyphenated words the manual prints unbroken keep their hyphen where a cell wraps at it.
+  const vocabulary = new Set<string>();
+  for (const p of pages) for (const w of hyphenatedWords(textOf(p.page) ?? '')) vocabulary.add(w);
+  const hyphenated = (word: string) => vocabulary.has(word);
   // A code two tables define is kept from the richer one; tables alike (one per unit type, say) both stand.
   const best = new Map<string, number>();
   for (const table of tables) {
@@ -35,29 +52,39 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
       }
     }
   }
-  const records: ErrorCodeRecord[] = [];
-  const seen = new Set<string>();
   // The manual's main list first: where a code stands in several tables, its first row is the one cited.
   const ordered = [...tables].sort((a, b) => weight(b) - weight(a) || b.rows.length - a.rows.length);
-  for (const table of ordered) {
+  const perTable = ordered.map((table) => {
     const fromTable: ErrorCodeRecord[] = [];
     for (const row of table.rows) {
       const page = byPage.get(row.page);
       if (!page) continue;
       for (const code of row.codes) {
         if (best.get(normCode(code)) !== weight(table)) continue;
-        const record = toRecord(table, row, code, page, chunks);
-        if (!record) continue;
-        // The same definition printed again (a summary, an annex) adds nothing.
-        const key = `${normCode(code)}|${fold(record.title).replace(/[^a-z0-9]+/g, '')}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        fromTable.push(record);
+        const record = toRecord(table, row, code, page, chunks, textOf, hyphenated);
+        if (record) fromTable.push(record);
       }
     }
-    followReferences(fromTable);
-    records.push(...fromTable);
-  }
+    return fromTable;
+  });
+  const records: ErrorCodeRecord[] = [];
+  perTable.forEach((fromTable, i) => {
+    const reprinted = perTable.slice(0, i).filter((earlier) => reprintOf(earlier, fromTable));
+    const kept: ErrorCodeRecord[] = [];
+    for (const record of fromTable) {
+      // The same definition printed again (a summary, an annex) adds nothing.
+      const key = normCode(record.code);
+      const same = (r: ErrorCodeRecord) => normCode(r.code) === key && bare(r.title) === bare(record.title);
+      if (records.some(same) || kept.some(same)) continue;
+      // A reprint of the whole list in other words: the first printing stands.
+      const reworded = (r: ErrorCodeRecord) =>
+        normCode(r.code) === key && figures(r.title) === figures(record.title);
+      if (reprinted.some((earlier) => earlier.some(reworded))) continue;
+      kept.push(record);
+    }
+    followReferences(kept);
+    records.push(...kept);
+  });
   records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
   const tablePages = new Set(tables.flatMap((t) => t.rows.map((r) => r.page)));
   const procedures = findProcedures(
@@ -76,6 +103,41 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     if (content.part) r.part = content.part;
   }
   return records;
+}
+
+const tableCodes = new WeakMap<CodeTable, Set<string>>();
+
+function codesOf(table: CodeTable): Set<string> {
+  let set = tableCodes.get(table);
+  if (!set) {
+    set = new Set(table.rows.flatMap((r) => r.codes.map(normCode)));
+    tableCodes.set(table, set);
+  }
+  return set;
+}
+
+function bare(title: string): string {
+  return fold(title).replace(/[^a-z0-9]+/g, '');
+}
+
+/**
+ * Whether a later table is a reprint of an earlier one (the same list in a summary and in the
+ * troubleshooting chapter, say): they share at least three codes and seven in ten of those read the
+ * same (see sameReading). Tables that print shared codes with other meanings (one per unit type) are
+ * not reprints.
+ */
+function reprintOf(earlier: ErrorCodeRecord[], later: ErrorCodeRecord[]): boolean {
+  const byCode = new Map<string, string[]>();
+  for (const r of earlier) byCode.set(normCode(r.code), [...(byCode.get(normCode(r.code)) ?? []), r.title]);
+  const shared = new Map<string, boolean>();
+  for (const r of later) {
+    const titles = byCode.get(normCode(r.code));
+    if (!titles) continue;
+    const agrees = titles.some((t) => sameReading(t, r.title));
+    shared.set(normCode(r.code), (shared.get(normCode(r.code)) ?? false) || agrees);
+  }
+  if (shared.size < 3) return false;
+  return [...shared.values()].filter(Boolean).length >= shared.size * 0.7;
 }
 
 /** How much a table says about each code: its description plus the kinds of cause and check columns. */
@@ -118,15 +180,18 @@ function toRecord(
   code: string,
   page: PageLayout,
   chunks: ChunkRecord[],
+  pageAt: (page: number) => string | undefined,
+  hyphenated: (word: string) => boolean,
 ): ErrorCodeRecord | undefined {
   // A row split by a page break reads on into its continuation at the top of the next page.
   const lines = (ci: number) => [
     ...cellLines(row.cells[ci] ?? []),
     ...cellLines(row.continued?.cells[ci] ?? []),
   ];
-  const cellText = (ci: number) => joinLines(lines(ci));
+  const cellText = (ci: number) => joinLines(lines(ci), hyphenated);
   const items = (ci: number) => cellItems(lines(ci));
-  let title = table.titleColumn !== undefined ? cellText(table.titleColumn) : '';
+  let title =
+    table.titleColumn !== undefined ? ownReading(cellText(table.titleColumn), code, codesOf(table)) : '';
   const causes = table.causeColumns.flatMap(items);
   const steps = toSteps(table.stepColumns.flatMap(items));
   if (!/\p{L}{2}/u.test(title) || isEmptyMark(title)) {
@@ -135,7 +200,9 @@ function toRecord(
   }
   if (!/\p{L}{2}/u.test(title)) return undefined;
   const text = pageText(page);
-  const excerpt = excerptOf(table, row, page, text) ?? code;
+  const continuedText = row.continued ? pageAt(row.continued.page) : undefined;
+  const excerptCells = rowCells(table, lines, hyphenated, [text, ...(continuedText ? [continuedText] : [])]);
+  const excerpt = excerptCells ? cellsText(excerptCells) : (excerptOf(table, row, page, text) ?? code);
   const anchor = anchorLine(table, row, code, page);
   return {
     code,
@@ -144,11 +211,79 @@ function toRecord(
     steps,
     part: partOf(title) ?? (causes[0] ? partOf(causes[0]) : null),
     excerpt,
+    excerptCells,
     page: row.page,
     pages: row.continued ? [row.page, row.continued.page] : [row.page],
     chunkId: chunkFor(chunks, page.page, anchor),
     procedure: null,
   };
+}
+
+/**
+ * One code's part of a description that names codes of its table: "Communication trouble (E04)
+ * Dropping out of indoor unit (E06)" describes two codes, each followed by its code in brackets. The
+ * part that ends with this code is its reading; without such a part, text that names another code is
+ * left out. Brackets holding anything else (a sensor's label) are text.
+ */
+export function ownReading(title: string, code: string, tableCodes: ReadonlySet<string>): string {
+  const refs = [...title.matchAll(/\(\s*([^()]{1,12}?)\s*\)/g)].filter((m) =>
+    tableCodes.has(normCode(m[1]!)),
+  );
+  if (refs.length === 0) return title;
+  const own = normCode(code);
+  const parts: { code: string; text: string }[] = [];
+  let from = 0;
+  for (const m of refs) {
+    parts.push({ code: normCode(m[1]!), text: title.slice(from, m.index).trim() });
+    from = m.index + m[0].length;
+  }
+  const rest = title.slice(from).trim();
+  const mine = parts.find((p) => p.code === own && /\p{L}{2}/u.test(p.text));
+  if (mine) return mine.text;
+  if (parts.some((p) => p.code === own)) return title;
+  return /\p{L}{2}/u.test(rest) ? rest : title;
+}
+
+/**
+ * The row as a reader sees it: its cells in column order, each labelled with its column's header where
+ * the table has one, empty cells and marks ("—") left out. Every line of every cell must stand verbatim
+ * on the row's pages; otherwise (a cell the page text holds in another order) there are no cells and the
+ * excerpt falls back to the row's lines as they stand on the page.
+ */
+function rowCells(
+  table: CodeTable,
+  lines: (ci: number) => string[],
+  hyphenated: (word: string) => boolean,
+  pageTexts: string[],
+): ExcerptCell[] | null {
+  const cells: ExcerptCell[] = [];
+  table.columns.forEach((column, ci) => {
+    const cellLines = lines(ci).filter((l) => !isEmptyMark(l));
+    if (cellLines.length === 0) return;
+    cells.push({
+      label: columnLabel(column.header),
+      lines: cellLines,
+      text: joinLines(cellLines, hyphenated),
+    });
+  });
+  if (cells.length < 2) return null;
+  const excerpt = cellsText(cells);
+  return cellsStand(excerpt, cells, pageTexts) ? cells : null;
+}
+
+/** A header names a column in a few words; a longer text above the table is no label. */
+function columnLabel(header: string): string | null {
+  const text = header
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[:：]$/, '');
+  const words = text.split(' ');
+  if (!text || words.length > 8) return null;
+  // A header cell over two columns repeated above each ("Check code Check code") names them once.
+  const half = words.length / 2;
+  if (Number.isInteger(half) && words.slice(0, half).join(' ') === words.slice(half).join(' '))
+    return words.slice(0, half).join(' ');
+  return text;
 }
 
 /**

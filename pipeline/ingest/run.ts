@@ -38,6 +38,11 @@ export interface FileResult {
   error_codes: number;
   /** Why the file was not ingested, per field where a field is at fault. */
   problems: FieldProblem[];
+  /**
+   * A failed file whose document the previous bundle held: that version is kept in the new bundle, so a
+   * broken copy of a manual never removes it (document_id and counts are then the kept version's).
+   */
+  kept_previous: boolean;
   warnings: string[];
   ms: number;
 }
@@ -48,11 +53,15 @@ export interface IngestReport {
   /** Why the bundle was not written, when it was not. */
   reason: string | null;
   files: FileResult[];
+  /** Documents of the previous bundle that the new one does not hold (empty when nothing was written). */
+  dropped: string[];
   totals: {
     files: number;
     ingested: number;
     reused: number;
     failed: number;
+    /** Failed files whose previous version the bundle keeps. */
+    kept_previous: number;
     pages: number;
     error_codes: number;
   };
@@ -74,6 +83,10 @@ interface PreviousDocument {
   sha256: string;
   has_snapshots: number;
   extractor_version: number;
+  file_name: string;
+  sidecar_json: string;
+  sidecar_source: 'file' | 'detected';
+  warnings_json: string;
 }
 
 /**
@@ -118,6 +131,13 @@ export async function ingest(
           onEvent({ type: 'file-progress', file: manual.pdf, stage, done, total }),
       });
       if (file.status !== 'failed') hashParts.push(`${file.document_id}:${hash}`);
+      else if (previous) {
+        const kept = keepPrevious(manual.pdf, previous, { builder, pool, seenHashes, seenIds });
+        if (kept) {
+          Object.assign(file, kept.file);
+          hashParts.push(`${kept.file.document_id}:${kept.hash}`);
+        }
+      }
       results.push(file);
       onEvent({ type: 'file-end', result: file });
     }
@@ -133,7 +153,10 @@ export async function ingest(
       onEvent({ type: 'writing' });
       builder.finish(corpusHash(hashParts, options.snapshots), options.meta);
     }
-    return report(options.bundle, reason === null, reason, results, started);
+    const kept = new Set(results.map((r) => r.document_id).filter((id): id is string => id !== null));
+    const dropped =
+      reason === null ? [...(previous?.values() ?? [])].map((d) => d.id).filter((id) => !kept.has(id)) : [];
+    return report(options.bundle, reason === null, reason, results, dropped.sort(), started);
   } catch (err) {
     builder.abort();
     throw err;
@@ -239,6 +262,7 @@ async function ingestOne(
           document_id: id,
           ...counts,
           problems: [],
+          kept_previous: false,
           warnings,
           ms: elapsed(t0),
         },
@@ -273,6 +297,7 @@ async function ingestOne(
         pages: extracted.pageCount,
         chunks: extracted.chunks.length,
         error_codes: extracted.errorCodes.length,
+        kept_previous: false,
         problems: [],
         warnings: extracted.warnings,
         ms: elapsed(t0),
@@ -304,6 +329,39 @@ async function firstPagesText(doc: Awaited<ReturnType<typeof openPdf>>, n: numbe
   return parts.join('\n');
 }
 
+/**
+ * When a file fails and the previous bundle holds the document of the same name, its previous version
+ * is copied into the new bundle as it was (pages, codes, snapshots, sidecar): a broken upload of a manual
+ * must not silently remove the manual from the corpus.
+ */
+function keepPrevious(
+  pdf: string,
+  previous: Map<string, PreviousDocument>,
+  ctx: Pick<IngestContext, 'builder' | 'pool' | 'seenHashes' | 'seenIds'>,
+): { file: Partial<FileResult>; hash: string } | undefined {
+  const id = slugify(path.basename(pdf));
+  if (ctx.seenIds.has(id)) return undefined;
+  const prev = [...previous.values()].find((d) => d.id === id);
+  if (!prev || ctx.seenHashes.has(prev.sha256)) return undefined;
+  const sidecar = JSON.parse(prev.sidecar_json) as DocumentSource['sidecar'];
+  const source: DocumentSource = {
+    id,
+    fileName: prev.file_name,
+    sha256: prev.sha256,
+    sidecar,
+    sidecarSource: prev.sidecar_source,
+    extractorVersion: prev.extractor_version,
+  };
+  const warnings = JSON.parse(prev.warnings_json) as string[];
+  ctx.builder.reuseDocument(source, prev.id, ctx.pool && prev.has_snapshots ? 'copy' : 'none', warnings);
+  ctx.seenHashes.set(prev.sha256, pdf);
+  ctx.seenIds.set(id, pdf);
+  return {
+    file: { kept_previous: true, document_id: id, ...ctx.builder.counts(id) },
+    hash: sha(`${prev.sha256}:${JSON.stringify(sidecar)}`),
+  };
+}
+
 /** Documents of the bundle already at the target, by PDF hash, when it is a readable bundle of this format. */
 function readPrevious(bundle: string): Map<string, PreviousDocument> | undefined {
   if (!fs.existsSync(bundle)) return undefined;
@@ -315,7 +373,9 @@ function readPrevious(bundle: string): Map<string, PreviousDocument> | undefined
         | undefined;
       if (Number(version?.value) !== FORMAT_VERSION) return undefined;
       const rows = db
-        .prepare('SELECT id, sha256, has_snapshots, extractor_version FROM documents')
+        .prepare(
+          'SELECT id, sha256, has_snapshots, extractor_version, file_name, sidecar_json, sidecar_source, warnings_json FROM documents',
+        )
         .all() as PreviousDocument[];
       return new Map(rows.map((r) => [r.sha256, r]));
     } finally {
@@ -374,6 +434,7 @@ function failure(file: string, sidecar: string | null | undefined, problems: Fie
     chunks: 0,
     error_codes: 0,
     problems,
+    kept_previous: false,
     warnings: [],
     ms: 0,
   };
@@ -388,19 +449,22 @@ function report(
   written: boolean,
   reason: string | null,
   files: FileResult[],
+  dropped: string[],
   started: number,
 ): IngestReport {
-  const ok = files.filter((f) => f.status !== 'failed');
+  const ok = files.filter((f) => f.status !== 'failed' || f.kept_previous);
   return {
     bundle,
     written,
     reason,
     files,
+    dropped,
     totals: {
       files: files.length,
       ingested: files.filter((f) => f.status === 'ingested').length,
       reused: files.filter((f) => f.status === 'reused').length,
       failed: files.filter((f) => f.status === 'failed').length,
+      kept_previous: files.filter((f) => f.kept_previous).length,
       pages: ok.reduce((n, f) => n + f.pages, 0),
       error_codes: ok.reduce((n, f) => n + f.error_codes, 0),
     },

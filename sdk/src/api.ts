@@ -1,34 +1,14 @@
-import { ENDPOINTS, type Endpoint, type EndpointName, pathParams } from './endpoints.js';
-import type {
-  DiagnoseInput,
-  DiagnoseTurnInput,
-  DiagnosticResponse,
-  DiagnosticTurnResponse,
-  ErrorCodeInput,
-  ErrorCodeResponse,
-  MeResponse,
-  ModelCoverageInput,
-  ModelCoverageResponse,
-  ProcedureInput,
-  ProcedureResponse,
-  ProductInput,
-  ProductResponse,
-  RegistryInput,
-  RegistryResponse,
-  RequestOptions,
-  ResolveModelInput,
-  ResolveModelResponse,
-  SearchInput,
-  SearchResponse,
-  Session,
-  SessionResponseInput,
-  SessionSummary,
-  Snapshot,
-  SnapshotInput,
-  StartSessionInput,
-  StrictDiagnoseInput,
-  StrictDiagnosticResponse,
-} from './types.js';
+import type { OperationName } from './contract/operations.js';
+import {
+  ENDPOINTS,
+  type Endpoint,
+  type EndpointName,
+  type InputOf,
+  type MethodName,
+  type OutputOf,
+  pathParams,
+} from './endpoints.js';
+import type { RequestOptions, SessionResponseInput, Snapshot } from './types.js';
 
 /** One call as a transport sees it: which endpoint, its path parameters, query and body. */
 export interface ApiCall {
@@ -53,48 +33,84 @@ export type Transport = (call: ApiCall, options: RequestOptions) => Promise<ApiR
 /** One method per endpoint of the heatsource API. Every method rejects with HeatsourceError on a problem. */
 export interface HeatsourceApi {
   /** POST /v1/diagnostic: what a code means for a model, with a verbatim excerpt and its page. */
-  diagnose(input: DiagnoseInput, options?: RequestOptions): Promise<DiagnosticResponse>;
+  diagnose(input: InputOf<'diagnose'>, options?: RequestOptions): Promise<OutputOf<'diagnose'>>;
   /** POST /v1/diagnostic/turn: one turn of a guided conversation (always sent with an Idempotency-Key). */
-  diagnoseTurn(input: DiagnoseTurnInput, options?: RequestOptions): Promise<DiagnosticTurnResponse>;
+  diagnoseTurn(
+    input: InputOf<'diagnose_guided'>,
+    options?: RequestOptions,
+  ): Promise<OutputOf<'diagnose_guided'>>;
   /** GET /v1/search: free-text search over the manuals; page with `cursor` = `next_cursor`. */
-  search(input: SearchInput, options?: RequestOptions): Promise<SearchResponse>;
+  search(input: InputOf<'search'>, options?: RequestOptions): Promise<OutputOf<'search'>>;
   /** GET /v1/procedure/{chunk_id}: a passage of a manual in full. */
-  getProcedure(input: ProcedureInput, options?: RequestOptions): Promise<ProcedureResponse>;
+  getProcedure(input: InputOf<'get_procedure'>, options?: RequestOptions): Promise<OutputOf<'get_procedure'>>;
   /** GET /v1/error-codes/{brand}/{code}: every manual of a brand documenting a code. */
-  getErrorCode(input: ErrorCodeInput, options?: RequestOptions): Promise<ErrorCodeResponse>;
+  getErrorCode(
+    input: InputOf<'get_error_code'>,
+    options?: RequestOptions,
+  ): Promise<OutputOf<'get_error_code'>>;
   /** GET /v1/products/{brand}/{model}: a model, how its name matched, and its manuals. */
-  getProduct(input: ProductInput, options?: RequestOptions): Promise<ProductResponse>;
+  getProduct(input: InputOf<'get_product'>, options?: RequestOptions): Promise<OutputOf<'get_product'>>;
   /** GET /v1/pdf-snapshot/{document_id}/{page}: the page image (WebP unless `format: 'png'`). */
-  getPdfSnapshot(input: SnapshotInput, options?: RequestOptions): Promise<Snapshot>;
+  getPdfSnapshot(input: InputOf<'get_pdf_snapshot'>, options?: RequestOptions): Promise<Snapshot>;
   /** GET /v1/registry: brands, models, manuals and totals; page with `cursor` = `next_cursor`. */
-  getRegistry(input?: RegistryInput, options?: RequestOptions): Promise<RegistryResponse>;
+  getRegistry(input?: InputOf<'get_registry'>, options?: RequestOptions): Promise<OutputOf<'get_registry'>>;
   /** GET /v1/me: the account, the key, the quota of the month and the rate limit. */
-  me(options?: RequestOptions): Promise<MeResponse>;
+  me(options?: RequestOptions): Promise<OutputOf<'whoami'>>;
   /** POST /v2/diagnostic: answered only from approved manuals listing the exact model. */
-  diagnoseStrict(input: StrictDiagnoseInput, options?: RequestOptions): Promise<StrictDiagnosticResponse>;
+  diagnoseStrict(
+    input: InputOf<'diagnose_strict'>,
+    options?: RequestOptions,
+  ): Promise<OutputOf<'diagnose_strict'>>;
   /** POST /v2/models/resolve: exact name or alias only; a range name stays unresolved. */
-  resolveModel(input: ResolveModelInput, options?: RequestOptions): Promise<ResolveModelResponse>;
+  resolveModel(input: InputOf<'resolve_model'>, options?: RequestOptions): Promise<OutputOf<'resolve_model'>>;
   /** GET /v2/models/{model_id}/coverage: the manuals of a model and which are exact sources. */
-  getModelCoverage(input: ModelCoverageInput, options?: RequestOptions): Promise<ModelCoverageResponse>;
+  getModelCoverage(
+    input: InputOf<'get_model_coverage'>,
+    options?: RequestOptions,
+  ): Promise<OutputOf<'get_model_coverage'>>;
   /** GET /v1/openapi.json: the OpenAPI 3.1 document of the server (needs no key). */
   openapi(options?: RequestOptions): Promise<Record<string, unknown>>;
   /** POST /v2/diagnostic-sessions: starts a guided troubleshooting session (billable). */
-  startDiagnosticSession(input: StartSessionInput, options?: RequestOptions): Promise<Session>;
+  startDiagnosticSession(
+    input: InputOf<'start_diagnostic_session'>,
+    options?: RequestOptions,
+  ): Promise<OutputOf<'start_diagnostic_session'>>;
   /** GET /v2/diagnostic-sessions/{id}: the session as it stands. */
-  getDiagnosticSession(sessionId: string, options?: RequestOptions): Promise<Session>;
+  getDiagnosticSession(
+    sessionId: string,
+    options?: RequestOptions,
+  ): Promise<OutputOf<'get_diagnostic_session'>>;
   /** POST /v2/diagnostic-sessions/{id}/responses: answers the pending `next_action`. */
   respondToDiagnosticSession(
     sessionId: string,
     response: SessionResponseInput,
     options?: RequestOptions,
-  ): Promise<Session>;
+  ): Promise<OutputOf<'respond_to_diagnostic_session'>>;
   /** POST /v2/diagnostic-sessions/{id}/undo: takes back the last response. */
-  undoDiagnosticSession(sessionId: string, options?: RequestOptions): Promise<Session>;
+  undoDiagnosticSession(
+    sessionId: string,
+    options?: RequestOptions,
+  ): Promise<OutputOf<'undo_diagnostic_session'>>;
   /** POST /v2/diagnostic-sessions/{id}/close: closes the session; later responses are refused (409). */
-  closeDiagnosticSession(sessionId: string, options?: RequestOptions): Promise<Session>;
+  closeDiagnosticSession(
+    sessionId: string,
+    options?: RequestOptions,
+  ): Promise<OutputOf<'close_diagnostic_session'>>;
   /** GET /v2/diagnostic-sessions/{id}/summary: the path taken, the outcome and every citation. */
-  getDiagnosticSessionSummary(sessionId: string, options?: RequestOptions): Promise<SessionSummary>;
+  getDiagnosticSessionSummary(
+    sessionId: string,
+    options?: RequestOptions,
+  ): Promise<OutputOf<'get_diagnostic_session_summary'>>;
 }
+
+/**
+ * One method per operation of the contract: an operation added to the server without its method here
+ * fails this check when the SDK is built, and a method whose operation is gone fails it as well.
+ */
+type MissingMethods = Exclude<MethodName<OperationName>, keyof HeatsourceApi>;
+type StrayMethods = Exclude<keyof HeatsourceApi, EndpointName>;
+const everyOperationHasAMethod: [MissingMethods, StrayMethods] extends [never, never] ? true : never = true;
+void everyOperationHasAMethod;
 
 type Input = Record<string, unknown>;
 

@@ -13,7 +13,7 @@ import type {
  *
  * ```ts
  * const hs = createClient({ baseUrl: 'https://heatsource.example.com', apiKey: process.env.HEATSOURCE_API_KEY });
- * const answer = await hs.diagnose({ brand: 'Demotherm', model: 'DT-AW080-M', code: 'E9' });
+ * const answer = await hs.diagnose({ brand: 'Demotherm', model: 'DT-AW080-M', error_code: 'E9' });
  * ```
  */
 export function createClient(options: ClientOptions): HeatsourceApi {

@@ -1,8 +1,20 @@
+import type { z } from 'zod';
+import {
+  type Operation,
+  type OperationName,
+  type OperationNamed,
+  type OperationSpec,
+  TYPED_OPERATIONS,
+} from './contract/operations.js';
+
 /**
- * Every endpoint the client calls, once: method, path template (`:name` for a path parameter), and
- * whether a POST takes an Idempotency-Key (so that the client can generate one and retry safely).
+ * Every endpoint the client calls, derived from the server's list of operations (copied with the
+ * contract): method, path template (`:name` for a path parameter), and whether a POST takes an
+ * Idempotency-Key (so that the client can generate one and retry safely).
  */
 export interface Endpoint {
+  /** The server's operation (also its MCP tool name); null for the OpenAPI document, which is no operation. */
+  operation: OperationName | null;
   method: 'GET' | 'POST';
   path: string;
   /** POST only: the server stores the response under the Idempotency-Key, so a retry is never applied twice. */
@@ -12,42 +24,55 @@ export interface Endpoint {
   auth: boolean;
 }
 
-const get = (path: string, response: 'json' | 'image' = 'json'): Endpoint => ({
-  method: 'GET',
-  path,
-  idempotent: false,
-  response,
-  auth: true,
-});
-const post = (path: string): Endpoint => ({
-  method: 'POST',
-  path,
-  idempotent: true,
-  response: 'json',
-  auth: true,
-});
+/** `get_error_code` -> `getErrorCode`. */
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 
-export const ENDPOINTS = {
-  diagnose: post('/v1/diagnostic'),
-  diagnoseTurn: post('/v1/diagnostic/turn'),
-  search: get('/v1/search'),
-  getProcedure: get('/v1/procedure/:chunk_id'),
-  getErrorCode: get('/v1/error-codes/:brand/:code'),
-  getProduct: get('/v1/products/:brand/:model'),
-  getPdfSnapshot: get('/v1/pdf-snapshot/:document_id/:page', 'image'),
-  getRegistry: get('/v1/registry'),
-  me: get('/v1/me'),
-  diagnoseStrict: post('/v2/diagnostic'),
-  resolveModel: post('/v2/models/resolve'),
-  getModelCoverage: get('/v2/models/:model_id/coverage'),
-  openapi: { ...get('/v1/openapi.json'), auth: false },
-  startDiagnosticSession: post('/v2/diagnostic-sessions'),
-  getDiagnosticSession: get('/v2/diagnostic-sessions/:session_id'),
-  respondToDiagnosticSession: post('/v2/diagnostic-sessions/:session_id/responses'),
-  undoDiagnosticSession: post('/v2/diagnostic-sessions/:session_id/undo'),
-  closeDiagnosticSession: post('/v2/diagnostic-sessions/:session_id/close'),
-  getDiagnosticSessionSummary: get('/v2/diagnostic-sessions/:session_id/summary'),
-} as const satisfies Record<string, Endpoint>;
+/**
+ * Method names that are not the camel case of their operation's name: kept as the client has always
+ * called them.
+ */
+const RENAMED = { diagnose_guided: 'diagnoseTurn', whoami: 'me' } as const;
+type Renamed = typeof RENAMED;
+
+/** The client method of an operation. */
+export type MethodName<N extends OperationName> = N extends keyof Renamed ? Renamed[N] : Camel<N>;
+
+/** What a method sends: the operation's input (path parameters, plus query or body), as the schema takes it. */
+export type InputOf<N extends OperationName> = z.input<OperationNamed<N>['input']>;
+/** What a method answers: the operation's output, as the server sends it. */
+export type OutputOf<N extends OperationName> = z.output<OperationNamed<N>['output']>;
+
+export function methodName<N extends OperationName>(name: N): MethodName<N> {
+  const renamed = (RENAMED as Record<string, string>)[name];
+  return (renamed ?? name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())) as MethodName<N>;
+}
+
+type OperationEndpoints = { [O in Operation as MethodName<O['name']>]: Endpoint };
+
+function endpointOf(op: OperationSpec & { name: OperationName }): Endpoint {
+  return {
+    operation: op.name,
+    method: op.method,
+    path: op.path,
+    idempotent: op.method === 'POST' && op.idempotency !== 'none',
+    response: op.response,
+    auth: true,
+  };
+}
+
+export const ENDPOINTS: OperationEndpoints & { openapi: Endpoint } = {
+  ...(Object.fromEntries(
+    TYPED_OPERATIONS.map((op) => [methodName(op.name), endpointOf(op)]),
+  ) as OperationEndpoints),
+  openapi: {
+    operation: null,
+    method: 'GET',
+    path: '/v1/openapi.json',
+    idempotent: false,
+    response: 'json',
+    auth: false,
+  },
+};
 
 export type EndpointName = keyof typeof ENDPOINTS;
 

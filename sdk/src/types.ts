@@ -1,25 +1,9 @@
 /**
- * Request and response types of every endpoint, inferred from the server's own zod contract. Inputs use
- * the schema's input side (defaults optional), outputs its output side (what the server sends).
+ * Request and response types of every endpoint, inferred from the server's own zod contract through its
+ * list of operations. Inputs use the schema's input side (defaults optional), outputs its output side
+ * (what the server sends).
  */
-import type { z } from 'zod';
-import type { EmptyRequest } from './contract/account.js';
-import type {
-  ErrorCodeRequest,
-  ProcedureRequest,
-  ProductRequest,
-  RegistryRequest,
-  SnapshotRequest,
-} from './contract/catalog.js';
-import type { DiagnosticRequest, DiagnosticTurnRequest } from './contract/diagnostic.js';
-import type {
-  ModelCoverageRequest,
-  ResolveModelRequest,
-  StrictDiagnosticRequest,
-} from './contract/models.js';
-import type { SearchQuery } from './contract/search.js';
-import type { SessionRespondRequest } from './contract/session-requests.js';
-import type { CreateSessionRequest } from './contract/sessions.js';
+import type { InputOf } from './endpoints.js';
 
 export type { MeResponse } from './contract/account.js';
 export type {
@@ -66,24 +50,24 @@ export type {
   SessionSummary,
 } from './contract/sessions.js';
 
-export type DiagnoseInput = z.input<typeof DiagnosticRequest>;
-export type DiagnoseTurnInput = z.input<typeof DiagnosticTurnRequest>;
-export type SearchInput = z.input<typeof SearchQuery>;
-export type ProcedureInput = z.input<typeof ProcedureRequest>;
-export type ErrorCodeInput = z.input<typeof ErrorCodeRequest>;
-export type ProductInput = z.input<typeof ProductRequest>;
-export type SnapshotInput = z.input<typeof SnapshotRequest>;
-export type RegistryInput = z.input<typeof RegistryRequest>;
-export type MeInput = z.input<typeof EmptyRequest>;
-export type StrictDiagnoseInput = z.input<typeof StrictDiagnosticRequest>;
-export type ResolveModelInput = z.input<typeof ResolveModelRequest>;
-export type ModelCoverageInput = z.input<typeof ModelCoverageRequest>;
-export type StartSessionInput = z.input<typeof CreateSessionRequest>;
+export type DiagnoseInput = InputOf<'diagnose'>;
+export type DiagnoseTurnInput = InputOf<'diagnose_guided'>;
+export type SearchInput = InputOf<'search'>;
+export type ProcedureInput = InputOf<'get_procedure'>;
+export type ErrorCodeInput = InputOf<'get_error_code'>;
+export type ProductInput = InputOf<'get_product'>;
+export type SnapshotInput = InputOf<'get_pdf_snapshot'>;
+export type RegistryInput = InputOf<'get_registry'>;
+export type MeInput = InputOf<'whoami'>;
+export type StrictDiagnoseInput = InputOf<'diagnose_strict'>;
+export type ResolveModelInput = InputOf<'resolve_model'>;
+export type ModelCoverageInput = InputOf<'get_model_coverage'>;
+export type StartSessionInput = InputOf<'start_diagnostic_session'>;
 /**
  * An answer to the pending action: `{ action_id, value }`, or `{ action_id, unknown: true }` when it cannot
  * be observed or measured (the session id travels in the path).
  */
-export type SessionResponseInput = Omit<z.input<typeof SessionRespondRequest>, 'session_id'>;
+export type SessionResponseInput = Omit<InputOf<'respond_to_diagnostic_session'>, 'session_id'>;
 
 /** A page image as served: the bytes and what they are. */
 export interface Snapshot {

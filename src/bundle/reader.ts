@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import MiniSearch from 'minisearch';
-import { CHUNK_INDEX, chunkIndexOptions, type IndexedChunk } from '../search/index-options.js';
+import { boundedDistance, type ChunkTerms, decodeChunkTerms, INDEX_FIELDS } from '../search/chunk-index.js';
 import {
   type ChunkRow,
   type DocumentRow,
@@ -9,6 +8,7 @@ import {
   FORMAT_VERSION,
   META,
   type PageRow,
+  type SearchStats,
   type SnapshotRow,
 } from './schema.js';
 
@@ -28,6 +28,22 @@ export interface ModelRow {
   equipment: string;
 }
 
+/** One term of a question for candidate search: an FTS5 query, the word it stands for, its weight. */
+export interface CandidateTerm {
+  match: string;
+  word: number;
+  weight: number;
+}
+
+/** A chunk the full-text index returned as a candidate, with what exact scoring needs of it. */
+export interface CandidateChunk {
+  id: string;
+  documentId: string;
+  page: number;
+  language: string;
+  terms: ChunkTerms;
+}
+
 export interface RangeRow {
   id: number;
   brand: string;
@@ -36,16 +52,19 @@ export interface RangeRow {
 }
 
 /**
- * Read-only access to a bundle. Statements are prepared once; the search index is deserialised on first
- * use. A bundle of another format version is refused rather than misread.
+ * Read-only access to a bundle. Statements are prepared once; the search index is queried in place, so
+ * opening a bundle of any size loads nothing. A bundle of another format version is refused rather than
+ * misread.
  */
 export class BundleReader {
   readonly db: Database.Database;
   readonly formatVersion: number;
   readonly builtAt: string;
   readonly corpusHash: string;
-  private index: MiniSearch<IndexedChunk> | undefined;
+  readonly searchStats: SearchStats;
   private readonly stmts;
+  /** Candidate statements by number of terms: bounded, as a question is cut to MAX_WORDS words. */
+  private readonly candidateStatements = new Map<number, Database.Statement>();
 
   constructor(readonly file: string) {
     if (!fs.existsSync(file)) throw new BundleOpenError(`bundle not found: ${file}`);
@@ -59,6 +78,7 @@ export class BundleReader {
       this.formatVersion = Number(meta.get(META.formatVersion));
       this.builtAt = meta.get(META.builtAt) ?? '';
       this.corpusHash = meta.get(META.corpusHash) ?? '';
+      this.searchStats = JSON.parse(meta.get(META.searchStats) ?? '{"chunks":0,"lengths":[]}') as SearchStats;
     } catch (err) {
       throw new BundleOpenError(`not a heatsource bundle: ${file} (${(err as Error).message})`);
     }
@@ -68,7 +88,27 @@ export class BundleReader {
         `bundle format ${this.formatVersion} is not supported (expected ${FORMAT_VERSION}): rebuild it with \`heatsource ingest\``,
       );
     }
+    // Pages are read through SQLite's own cache, bounded here (32 MiB), and the OS page cache; no mmap,
+    // whose touched pages would count in the process's resident memory up to the bundle's size.
+    this.db.pragma('cache_size = -32768');
+    this.db.function('hs_distance', { deterministic: true }, (a: unknown, b: unknown, max: unknown) =>
+      boundedDistance(String(a), String(b), Number(max)),
+    );
     this.stmts = {
+      codesOfProcedure: this.db.prepare(
+        'SELECT code, title FROM error_codes WHERE procedure_chunk_id = ? ORDER BY id',
+      ),
+      brandCodeCount: this.db.prepare(
+        'SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE brand = ?',
+      ),
+      termFields: this.db.prepare('SELECT col, doc FROM chunk_vocabulary WHERE term = ?'),
+      spelling: this.db.prepare(
+        `SELECT term, hs_distance(term, @term, @max) AS distance FROM spelling_terms
+         WHERE length BETWEEN length(@term) - @max AND length(@term) + @max
+           AND (substr(term, 1, 1) = substr(@term, 1, 1) OR substr(term, 2, 1) = substr(@term, 2, 1))
+           AND distance IS NOT NULL AND term <> @term
+         ORDER BY distance, term LIMIT @limit`,
+      ),
       document: this.db.prepare('SELECT * FROM documents WHERE id = ?'),
       page: this.db.prepare('SELECT * FROM pages WHERE document_id = ? AND page = ?'),
       chunk: this.db.prepare('SELECT * FROM chunks WHERE id = ?'),
@@ -176,15 +216,144 @@ export class BundleReader {
     return this.stmts.modelsOfDocument.all(documentId) as ModelRow[];
   }
 
-  /** The chunk search index, deserialised once. */
-  searchIndex(): MiniSearch<IndexedChunk> {
-    if (!this.index) {
-      const row = this.db.prepare('SELECT json FROM search_indexes WHERE name = ?').get(CHUNK_INDEX) as
-        | { json: string }
-        | undefined;
-      if (!row) throw new BundleOpenError('bundle has no search index');
-      this.index = MiniSearch.loadJSON<IndexedChunk>(row.json, chunkIndexOptions);
+  /** Every brand alias (normalised) with its canonical brand, by alias. */
+  brandAliases(): { norm: string; brand: string }[] {
+    return this.db.prepare('SELECT norm, brand FROM brand_aliases ORDER BY norm').all() as {
+      norm: string;
+      brand: string;
+    }[];
+  }
+
+  ranges(): RangeRow[] {
+    return this.db.prepare('SELECT * FROM ranges').all() as RangeRow[];
+  }
+
+  /** Every document-model link, by document. */
+  documentModelLinks(): { document_id: string; model_id: number }[] {
+    return this.db
+      .prepare('SELECT document_id, model_id FROM document_models ORDER BY document_id')
+      .all() as { document_id: string; model_id: number }[];
+  }
+
+  /** Every model alias, by alias. */
+  aliases(): { model_id: number; alias: string; norm: string }[] {
+    return this.db.prepare('SELECT model_id, alias, norm FROM aliases ORDER BY alias').all() as {
+      model_id: number;
+      alias: string;
+      norm: string;
+    }[];
+  }
+
+  /** The codes whose linked procedure is this chunk, in bundle order. */
+  codesOfProcedure(chunkId: string): { code: string; title: string }[] {
+    return this.stmts.codesOfProcedure.all(chunkId) as { code: string; title: string }[];
+  }
+
+  /** Distinct normalised codes of a brand, of a set of documents. */
+  distinctCodesOfBrand(brand: string): number {
+    return (this.stmts.brandCodeCount.get(brand) as { n: number }).n;
+  }
+
+  distinctCodesOfDocuments(documentIds: readonly string[]): number {
+    if (documentIds.length === 0) return 0;
+    const marks = documentIds.map(() => '?').join(', ');
+    return (
+      this.db
+        .prepare(`SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE document_id IN (${marks})`)
+        .get(...documentIds) as { n: number }
+    ).n;
+  }
+
+  /** Row counts of the catalogue and corpus tables. */
+  totals(): { models: number; documents: number; pages: number; error_codes: number } {
+    const count = (table: 'models' | 'documents' | 'pages' | 'error_codes') =>
+      (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return {
+      models: count('models'),
+      documents: count('documents'),
+      pages: count('pages'),
+      error_codes: count('error_codes'),
+    };
+  }
+
+  /**
+   * Error-code rows worth showing as examples, most telling first: approved manuals, codes with letters,
+   * rows with steps, English; at most `limit`.
+   */
+  exampleCodes(limit: number): { brand: string; code: string; document_id: string }[] {
+    return this.db
+      .prepare(
+        `SELECT e.brand, e.code, e.document_id FROM error_codes e JOIN documents d ON d.id = e.document_id
+         ORDER BY d.approved DESC, e.code GLOB '*[A-Za-z]*' DESC, e.steps_json != '[]' DESC, d.language = 'en' DESC,
+           d.id, e.id LIMIT ?`,
+      )
+      .all(limit) as { brand: string; code: string; document_id: string }[];
+  }
+
+  /**
+   * In how many chunks a term stands, per view (INDEX_FIELDS order; 0 where it does not), or null when
+   * the index does not hold it at all.
+   */
+  termFrequencies(term: string): number[] | null {
+    const rows = this.stmts.termFields.all(term) as { col: string; doc: number }[];
+    if (rows.length === 0) return null;
+    const out = INDEX_FIELDS.map(() => 0);
+    for (const r of rows) {
+      const i = INDEX_FIELDS.indexOf(r.col as (typeof INDEX_FIELDS)[number]);
+      if (i >= 0) out[i] = r.doc;
     }
-    return this.index;
+    return out;
+  }
+
+  /**
+   * Words of the index within `maxDistance` edits of a word, nearest first, at most `limit`. Only words
+   * sharing its first or second letter are compared (a cheap test in SQL before the distance in
+   * JavaScript): a typo in both of the first two letters is not corrected.
+   */
+  similarTerms(term: string, maxDistance: number, limit: number): { term: string; distance: number }[] {
+    return this.stmts.spelling.all({ term, max: maxDistance, limit }) as { term: string; distance: number }[];
+  }
+
+  /**
+   * Candidate chunks for a question: each term an FTS5 query with the word it belongs to and its weight;
+   * the chunks that match the most words first, then the highest summed weight, at most `limit`, with
+   * their term frequencies for exact scoring. The counting runs inside SQLite, so no list of matches is
+   * carried into JavaScript.
+   */
+  searchCandidates(terms: readonly CandidateTerm[], limit: number): CandidateChunk[] {
+    if (terms.length === 0) return [];
+    const statement = this.candidateStatement(terms.length);
+    const rows = statement.all(...terms.flatMap((t) => [t.word, t.weight, t.match]), limit) as {
+      id: string;
+      document_id: string;
+      page_start: number;
+      language: string;
+      data: string;
+    }[];
+    return rows.map((r) => ({
+      id: r.id,
+      documentId: r.document_id,
+      page: r.page_start,
+      language: r.language,
+      terms: decodeChunkTerms(r.data),
+    }));
+  }
+
+  private candidateStatement(terms: number): Database.Statement {
+    let statement = this.candidateStatements.get(terms);
+    if (!statement) {
+      const one = 'SELECT rowid, ? AS g, ? AS s FROM chunk_index WHERE chunk_index MATCH ?';
+      statement = this.db.prepare(
+        `SELECT c.id, c.document_id, c.page_start, d.language, t.data
+         FROM (SELECT rowid, count(DISTINCT g) AS n, sum(s) AS s
+               FROM (${Array(terms).fill(one).join(' UNION ALL ')})
+               GROUP BY rowid ORDER BY n * s DESC, rowid LIMIT ?) f
+         JOIN chunks c ON c.rowid = f.rowid
+         JOIN documents d ON d.id = c.document_id
+         JOIN chunk_terms t ON t.chunk_rowid = f.rowid`,
+      );
+      this.candidateStatements.set(terms, statement);
+    }
+    return statement;
   }
 }

@@ -2,7 +2,7 @@
  * The bundle's SQLite schema: one module shared by the writer (pipeline) and the reader (runtime), so the
  * two cannot drift. Bump FORMAT_VERSION on any change a reader of the previous version would misread.
  */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 4;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -105,7 +105,8 @@ CREATE TABLE error_codes (
   chunk_id TEXT REFERENCES chunks(id),
   procedure_chunk_id TEXT REFERENCES chunks(id),
   procedure_page_start INTEGER,
-  procedure_page_end INTEGER
+  procedure_page_end INTEGER,
+  excerpt_cells_json TEXT                 -- [{label, lines}] of a table row (excerpt = their text) | null
 );
 CREATE INDEX error_codes_lookup ON error_codes(brand, code_norm);
 
@@ -118,10 +119,30 @@ CREATE TABLE snapshots (
   PRIMARY KEY (document_id, page)
 );
 
-CREATE TABLE search_indexes (
-  name TEXT PRIMARY KEY,
-  json TEXT NOT NULL
+-- The chunk search index, queried in place (nothing is loaded at start). Columns hold pre-analysed terms
+-- separated by spaces (see src/search/chunk-index.ts), so the tokenizer only splits and keeps the marks
+-- of tagged terms ("en:pump", "~refrigerant", "en:heat+pump"). Contentless: the text is in chunks.
+-- detail=column: no phrase queries are made, so positions are not stored. Rowids are chunks' rowids.
+CREATE VIRTUAL TABLE chunk_index USING fts5(
+  terms, stems, concepts, pairs, section,
+  facets,                                 -- b:BRAND l:LANGUAGE d:DOCUMENT filter tokens
+  content = '', detail = column,
+  tokenize = "unicode61 remove_diacritics 0 tokenchars ':+~-_'"
 );
+CREATE VIRTUAL TABLE chunk_vocabulary USING fts5vocab(chunk_index, 'col');
+
+-- Per chunk: its terms and how often each stands in each view (encodeChunkTerms), for exact scoring.
+CREATE TABLE chunk_terms (
+  chunk_rowid INTEGER PRIMARY KEY,        -- rowid of the chunk in chunks
+  data TEXT NOT NULL
+);
+
+-- Letter-only words of the exact and section views, by length: what a mistyped word is compared with.
+CREATE TABLE spelling_terms (
+  length INTEGER NOT NULL,
+  term TEXT NOT NULL,
+  PRIMARY KEY (length, term)
+) WITHOUT ROWID;
 `;
 
 export interface DocumentRow {
@@ -171,6 +192,8 @@ export interface ErrorCodeRow {
   procedure_chunk_id: string | null;
   procedure_page_start: number | null;
   procedure_page_end: number | null;
+  /** A table row's cells ({label, lines}), whose text the excerpt is; null for a prose excerpt. */
+  excerpt_cells_json: string | null;
 }
 
 export interface PageRow {
@@ -195,4 +218,12 @@ export const META = {
   builtAt: 'built_at',
   corpusHash: 'corpus_hash',
   extractorVersion: 'extractor_version',
+  /** JSON SearchStats: what BM25 needs about the whole index. */
+  searchStats: 'search_stats',
 } as const;
+
+/** Number of indexed chunks and the summed length of each view (in INDEX_FIELDS order). */
+export interface SearchStats {
+  chunks: number;
+  lengths: number[];
+}

@@ -22,9 +22,18 @@ export function formatBundleInfo(info: BundleInfo): string {
 
 export function formatVerifyReport(report: VerifyReport): string {
   const lines = report.checks.flatMap((c) => [
-    `${c.ok ? '✓' : '✗'} ${c.name}`,
+    !c.ok
+      ? `✗ ${c.name}`
+      : c.skipped
+        ? `– ${c.name}: not checked, ${c.skipped}`
+        : `✓ ${c.name}${c.note ? ` (${c.note})` : ''}`,
     ...c.failures.map((f) => `    ${f}`),
   ]);
-  lines.push(report.ok ? `${report.file}: OK` : `${report.file}: FAILED`);
+  const skipped = report.checks.filter((c) => c.ok && c.skipped).length;
+  lines.push(
+    report.ok
+      ? `${report.file}: OK${skipped > 0 ? ` (${skipped} check${skipped > 1 ? 's' : ''} not applicable)` : ''}`
+      : `${report.file}: FAILED`,
+  );
   return lines.join('\n');
 }

@@ -1,9 +1,9 @@
-import { HeatsourceError, HeatsourceNetworkError } from '@heatsource/sdk';
-import { Command, Flags } from '@oclif/core';
+import type { HeatsourceError } from '@heatsource/sdk';
+import { Flags } from '@oclif/core';
 import { openRemoteClient } from '../client/remote.js';
 import type { HeatsourceClient } from '../client/types.js';
-import { CliError, EXIT, type ExitCode, exitCodeOf, isBundleOpenError } from './exit-codes.js';
-import { styleFor } from './style.js';
+import { HeatsourceCommand } from './base-command.js';
+import { CliError, EXIT, type ExitCode } from './exit-codes.js';
 import { closestNames, type NamedWithAliases } from './suggest.js';
 import { resolveTarget, type Target, type TargetFlags } from './target.js';
 
@@ -62,11 +62,7 @@ export async function openClient(
  * A command that asks heatsource something: it resolves the source, opens the client, runs, and turns
  * every failure into one line on stderr and an exit status (see EXIT), never a stack trace.
  */
-export abstract class ClientCommand extends Command {
-  protected readonly style = styleFor(process.stdout);
-  private readonly errStyle = styleFor(process.stderr);
-  protected target: Target | undefined;
-
+export abstract class ClientCommand extends HeatsourceCommand {
   protected async withClient(
     flags: SourceFlags & { json?: boolean },
     body: (client: HeatsourceClient) => Promise<ExitCode>,
@@ -83,71 +79,6 @@ export abstract class ClientCommand extends Command {
       await client?.close();
     }
     if (code !== EXIT.ok) this.exit(code);
-  }
-
-  /**
-   * A command line oclif cannot parse (unknown flag, missing or invalid argument) ends with one line and
-   * the usage status, like every other failure; the full usage stays one `--help` away.
-   */
-  protected override async catch(err: Error & { code?: string }): Promise<unknown> {
-    if (err.code === 'EEXIT' || this.parsed) return super.catch(err);
-    const message = usageLine(err.message ?? String(err));
-    process.stderr.write(
-      `${this.errStyle.red('heatsource:')} ${message}; see ${this.config.bin} ${this.id ?? ''} --help\n`,
-    );
-    return this.exit(EXIT.usage);
-  }
-
-  /** Prints exactly the body the REST API answers (compact, as served), for scripts and `jq`. */
-  protected printJson(body: unknown): void {
-    process.stdout.write(`${JSON.stringify(body)}\n`);
-  }
-
-  protected print(text: string): void {
-    if (text) process.stdout.write(`${text}\n`);
-  }
-
-  /** One line on stderr for a failure; with --json, a problem answered by the API also goes to stdout. */
-  protected report(err: unknown, json: boolean): ExitCode {
-    const code = exitCodeOf(err);
-    if (json && err instanceof HeatsourceError) this.printJson(err.problem);
-    if (json && err instanceof CliError && err.problem !== undefined) this.printJson(err.problem);
-    process.stderr.write(`${this.errStyle.red('heatsource:')} ${this.describe(err, code)}\n`);
-    if (code === EXIT.internal && process.env.DEBUG && err instanceof Error && err.stack) {
-      process.stderr.write(`${err.stack}\n`);
-    }
-    return code;
-  }
-
-  private describe(err: unknown, code: ExitCode): string {
-    const target = this.target;
-    const flat = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
-    if (err instanceof HeatsourceError) {
-      let hint = '';
-      if (code === EXIT.auth && err.status === 401) {
-        hint =
-          target?.kind === 'remote' && !target.apiKey
-            ? '; no API key: pass --key, set HEATSOURCE_API_KEY, or run `heatsource login`'
-            : '; check the key (`heatsource login --url URL --key KEY` saves a new one)';
-      } else if (err.code === 'rate_limited' && err.retryAfter !== null) {
-        hint = `; retry in ${err.retryAfter} s`;
-      } else if (err.status >= 500 && err.requestId) {
-        hint = ` (request ${err.requestId})`;
-      }
-      const fields =
-        err.errors.length > 0 ? ` [${err.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}]` : '';
-      return flat(`${err.detail || err.title}${fields} (${err.code})${hint}`);
-    }
-    if (err instanceof HeatsourceNetworkError) {
-      return flat(`${err.message}; --offline answers from the local bundle`);
-    }
-    if (isBundleOpenError(err)) {
-      const hint =
-        target?.kind === 'local' && target.from === 'default' ? '; `heatsource demo` builds it' : '';
-      return flat(`${err.message}${hint}`);
-    }
-    if (err instanceof CliError) return flat(err.message);
-    return flat(err instanceof Error ? err.message : String(err));
   }
 
   /** Every brand the source knows, with its aliases (all pages of the registry). */
@@ -186,18 +117,4 @@ export abstract class ClientCommand extends Command {
     const hint = suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : '';
     throw new CliError(`${err.detail} (${err.code})${hint}`, EXIT.notFound, err.problem);
   }
-}
-
-/**
- * oclif's parse errors span several lines, often a header ("The following errors occurred:") with the
- * real reasons below it; keep the reasons, on one line.
- */
-export function usageLine(message: string): string {
-  const reasons = message
-    .split('\n')
-    .map((l) => l.replace(/^\s*(?:Error:)?\s*/, '').trim())
-    .filter(
-      (l) => l && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with --help$/i.test(l),
-    );
-  return reasons.join('; ') || 'invalid command line';
 }

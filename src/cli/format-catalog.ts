@@ -26,6 +26,14 @@ function documentLine(d: DocumentSummary): string {
   return `${d.title} (${facts.join(', ')})`;
 }
 
+/** At most this many models are named under a search hit; a manual of a whole range covers dozens. */
+const HIT_MODELS = 3;
+
+function modelList(models: readonly string[]): string {
+  if (models.length <= HIT_MODELS) return models.join(', ');
+  return `${models.slice(0, HIT_MODELS).join(', ')} and ${models.length - HIT_MODELS} more`;
+}
+
 export function formatSearch(r: SearchResponse, style: Style, nextCommand: string | null): string {
   const out = new Lines(style);
   const s = style;
@@ -35,8 +43,8 @@ export function formatSearch(r: SearchResponse, style: Style, nextCommand: strin
     out.para(`${s.bold(`${i + 1}.`)} ${s.bold(where)}`);
     if (hit.section) out.para(s.dim(hit.section), '   ');
     out.para(hit.snippet, '   ');
-    const models = hit.models.length > 0 ? `${hit.brand} ${hit.models.join(', ')}` : hit.brand;
-    out.para(s.dim(`${models} · heatsource snapshot ${hit.document_id} ${hit.page}`), '   ');
+    out.para(s.dim(`${hit.brand}${hit.models.length > 0 ? ` ${modelList(hit.models)}` : ''}`), '   ');
+    out.command(`heatsource snapshot ${hit.document_id} ${hit.page}`, '   ');
   });
   if (nextCommand) out.blank().para(s.dim(`More: ${nextCommand}`));
   return out.toString();

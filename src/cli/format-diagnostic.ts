@@ -16,7 +16,7 @@ export function citationLines(out: Lines, citation: Citation, label = 'Source:')
   out.field(label, `${citation.title}, ${pages(citation.page, citation.page_end)}`);
   const indent = ' '.repeat(label.length + 1);
   if (citation.section) out.para(s.dim(citation.section), indent);
-  out.para(s.dim(`heatsource snapshot ${citation.document_id} ${citation.page}`), indent);
+  out.command(`heatsource snapshot ${citation.document_id} ${citation.page}`, indent);
 }
 
 export function excerptLines(out: Lines, excerpt: Excerpt): void {
@@ -30,11 +30,11 @@ export function stepLines(out: Lines, steps: Step[]): void {
   out.add(s.bold('Steps'));
   for (const step of steps) {
     const number = `  ${step.order}. `;
-    out.add(...wrap(step.text, s.width, number, ' '.repeat(number.length)));
+    // The safety note comes before the step it guards: it is read before the work starts, not after.
     if (step.safety) {
-      const pad = ' '.repeat(number.length);
-      out.add(...wrap(step.safety, s.width, `${pad}${s.yellow(s.bold('⚠ Safety:'))} `, `${pad}           `));
+      out.add(...wrap(step.safety, s.width, `  ${s.yellow(s.bold('⚠ Safety:'))} `, ' '.repeat(13)));
     }
+    out.add(...wrap(step.text, s.width, number, ' '.repeat(number.length)));
   }
 }
 
@@ -91,9 +91,7 @@ export function formatDiagnostic(d: DiagnosticResponse, style: Style, suggestion
       }
       const model = d.follow_up_questions.find((q) => q.field === 'model')?.options[0];
       if (model && d.brand) {
-        out
-          .blank()
-          .para(s.dim(`heatsource lookup --brand ${d.brand} --model ${model} --code ${d.error_code}`));
+        out.blank().command(`heatsource lookup --brand ${d.brand} --model ${model} --code ${d.error_code}`);
       }
       break;
     }
@@ -153,11 +151,8 @@ export function formatStrict(
   if (suggestions.length > 0) out.para(`Did you mean ${suggestions.join(', ')}?`);
   if (r.reason !== 'unknown_brand') {
     const quote = (v: string) => (/^[\w.:-]+$/.test(v) ? v : `"${v.replace(/"/g, '\\"')}"`);
-    out.para(
-      s.dim(
-        `heatsource resolve ${quote(query.model)} --brand ${quote(query.brand)} shows what the corpus knows`,
-      ),
-    );
+    out.command(`heatsource resolve ${quote(query.model)} --brand ${quote(query.brand)}`);
+    out.para(s.dim('shows what the corpus knows of the model'));
   }
   return out.toString();
 }

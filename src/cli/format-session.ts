@@ -76,9 +76,22 @@ export function expectedText(e: ExpectedResponse): string[] {
   if (e.type === 'boolean') return ['yes or no'];
   if (e.type === 'number') {
     const unit = e.unit ? ` in ${e.unit}` : '';
-    const range = e.nominal_range
-      ? ` (normal ${e.nominal_range[0]} to ${e.nominal_range[1]}${e.unit ? ` ${e.unit}` : ''})`
-      : '';
+    const u = e.unit ? ` ${e.unit}` : '';
+    const source = e.range_source;
+    let range = '';
+    if (source?.kind === 'manual' && source.stated && source.citation) {
+      const [low, high] = source.stated;
+      const stated =
+        low !== null && high !== null
+          ? `${low} to ${high}${u}`
+          : low !== null
+            ? `at least ${low}${u}`
+            : `at most ${high}${u}`;
+      range = ` (normal ${stated}, from the manual: ${citationText(source.citation)})`;
+    } else if (e.nominal_range) {
+      const general = source?.kind === 'knowledge' ? ', a general figure: the manual gives none' : '';
+      range = ` (normal ${e.nominal_range[0]} to ${e.nominal_range[1]}${u}${general})`;
+    }
     return [`a number${unit}${range}`];
   }
   if (e.type === 'choice') return (e.choices ?? []).map((c, i) => `${i + 1}  ${c.label}`);
@@ -102,7 +115,7 @@ export function formatAction(action: NextAction, style: Style, turns: Session['t
   return out;
 }
 
-export function valueText(value: ResponseValue, action?: NextAction): string {
+export function valueText(value: ResponseValue, action?: Pick<NextAction, 'expected'>): string {
   if (typeof value === 'object') return "can't check";
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return `${value}${action?.expected.unit ? ` ${action.expected.unit}` : ''}`;
@@ -183,7 +196,7 @@ export function formatSummary(s: SessionSummary, style: Style): string {
   if (stated.length > 0) out.blank().add(...stated);
   out.blank().add(style.bold(s.path.length > 0 ? 'Steps taken' : 'No step taken'));
   for (const p of s.path) {
-    out.para(`${p.prompt} → ${valueText(p.value)}`, `${String(p.turn).padStart(3)}. `);
+    out.para(`${p.prompt} → ${valueText(p.value, p)}`, `${String(p.turn).padStart(3)}. `);
   }
   if (s.outcome) out.blank().add(...formatOutcome(s.outcome, style).lines);
   const cited = uniqueCitations(s.citations);

@@ -62,9 +62,12 @@ export function valueFor(
       return { error: 'answer yes or no' };
     case 'number': {
       const n = parseNumber(text);
-      return n === null
-        ? { error: `answer with a number${expected.unit ? ` in ${expected.unit}` : ''}` }
-        : { value: n };
+      const unit = expected.unit ? ` ${expected.unit}` : '';
+      if (n === null) return { error: `answer with a number${expected.unit ? ` in ${expected.unit}` : ''}` };
+      const plausible = expected.plausible_range;
+      if (plausible && (n < plausible[0] || n > plausible[1]))
+        return { error: `${n}${unit} is not a plausible reading: ${plausible[0]} to ${plausible[1]}${unit}` };
+      return { value: n };
     }
     case 'choice': {
       const choices = expected.choices ?? [];

@@ -23,13 +23,24 @@ export function wantsColour(stream: Stream, env: NodeJS.ProcessEnv = process.env
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }
 
+/**
+ * Columns to wrap to: the terminal's, or COLUMNS when set (a script or a test can then ask for the layout a
+ * narrow terminal gets); null when piped without COLUMNS, so that lines stay whole for grep.
+ */
+function widthFor(stream: Stream, env: NodeJS.ProcessEnv): number | null {
+  const fromEnv = Number.parseInt(env.COLUMNS ?? '', 10);
+  const columns =
+    Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : stream.isTTY ? (stream.columns ?? 80) : null;
+  return columns === null ? null : Math.max(40, Math.min(columns, 100));
+}
+
 export function styleFor(stream: Stream, env: NodeJS.ProcessEnv = process.env): Style {
   const colour = wantsColour(stream, env);
   const sgr = (open: number, close: number) => (text: string) =>
     colour && text ? `\x1b[${open}m${text}\x1b[${close}m` : text;
   return {
     colour,
-    width: stream.isTTY ? Math.max(40, Math.min(stream.columns ?? 80, 100)) : null,
+    width: widthFor(stream, env),
     bold: sgr(1, 22),
     dim: sgr(2, 22),
     red: sgr(31, 39),

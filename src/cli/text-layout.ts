@@ -81,6 +81,16 @@ export class Lines {
     return this;
   }
 
+  /**
+   * A command to copy and run: never wrapped, since a command broken over lines cannot be pasted. It
+   * keeps its indent when it fits, and starts at the margin when it does not.
+   */
+  command(text: string, indent = '', styled: (t: string) => string = this.style.dim): this {
+    const fits = this.style.width === null || indent.length + visibleLength(text) <= this.style.width;
+    this.lines.push(`${fits ? indent : ''}${styled(text)}`);
+    return this;
+  }
+
   bullets(items: string[], indent = '  '): this {
     for (const item of items) this.lines.push(...wrap(item, this.style.width, `${indent}• `));
     return this;

@@ -110,9 +110,10 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
     session = await client.start(request);
   }
   const header = new Lines(style)
-    .add('', style.bold(`Troubleshooting · ${equipmentLine(session.equipment)}`))
-    .add(style.dim(`Session ${session.id} (${client.where})`))
-    .add(style.dim(`Answers: ${PROMPT_HELP}`));
+    .add('')
+    .para(style.bold(`Troubleshooting · ${equipmentLine(session.equipment)}`))
+    .para(style.dim(`Session ${session.id} (${client.where})`))
+    .para(style.dim(`Answers: ${PROMPT_HELP}`));
   const stated = formatStated(session.stated_readings, style).lines;
   if (stated.length > 0) header.add('', ...stated);
   o.print(header.toString());
@@ -133,7 +134,7 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
     show = true;
 
     if (session.status === 'closed') {
-      o.print(`\nSession ${session.id} is closed. Report: heatsource session summary ${session.id}`);
+      o.print(endLines(style, `Session ${session.id} is closed. Report:`, summaryCommand(session.id)));
       return 'closed';
     }
     const action = session.next_action;
@@ -156,7 +157,9 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
           continue;
         case 'quit':
           if (!action) return finish(o, session);
-          o.print(`\nSession ${session.id} stays open. Resume with: ${o.resumeCommand(session.id)}`);
+          o.print(
+            endLines(style, `Session ${session.id} stays open. Resume with:`, o.resumeCommand(session.id)),
+          );
           return 'left_open';
         case 'close': {
           session = await client.close(session.id);
@@ -168,7 +171,7 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
           const undone = before.history[before.history.length - 1];
           o.print(
             style.dim(
-              `Took back: ${undone ? `${undone.prompt} → ${valueText(undone.value)}` : 'the last answer'}`,
+              `Took back: ${undone ? `${undone.prompt} → ${valueText(undone.value, undone)}` : 'the last answer'}`,
             ),
           );
           previous = probabilities(before);
@@ -203,6 +206,21 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
 }
 
 function finish(o: TroubleshootOptions, session: Session): TroubleshootEnd {
-  o.print(`\nSession ${session.id} is ${session.status}. Report: heatsource session summary ${session.id}`);
+  o.print(
+    endLines(o.style, `Session ${session.id} is ${session.status}. Report:`, summaryCommand(session.id)),
+  );
   return 'finished';
+}
+
+function summaryCommand(id: string): string {
+  return `heatsource session summary ${id}`;
+}
+
+/** A closing sentence, wrapped, then the command it names on a line of its own, never broken. */
+function endLines(style: Style, sentence: string, command: string): string {
+  return new Lines(style)
+    .add('')
+    .para(sentence)
+    .command(command, '  ', (t) => t)
+    .toString();
 }

@@ -6,12 +6,10 @@ import {
   apiOverTransport,
   fillPath,
   HeatsourceError,
-  pathParams,
   type RequestOptions,
   type Transport,
 } from '@heatsource/sdk';
 import { BundleReader } from '../bundle/reader.js';
-import type { OperationSpec } from '../contract/operations.js';
 import type { ServiceContext } from '../engine/context.js';
 import { problem, ServiceError } from '../engine/errors.js';
 import { Services } from '../engine/services.js';
@@ -32,25 +30,15 @@ export interface LocalClientOptions {
   state?: StateStore;
 }
 
-const shape = (path: string) => path.replace(/:[A-Za-z_][A-Za-z0-9_]*/g, ':');
-
-/** The operation serving an endpoint, matched by method and path shape (parameter names may differ). */
-function operationOf(services: Services, call: ApiCall): OperationSpec | undefined {
-  const want = shape(call.endpoint.path);
-  return services.operations.find((o) => o.method === call.endpoint.method && shape(o.path) === want);
-}
-
-/** The operation's input as REST builds it: path parameters over the query (GET) or the body (POST). */
-function inputOf(op: OperationSpec, call: ApiCall): Record<string, unknown> {
-  const given = pathParams(call.endpoint.path).map((name) => call.params[name]);
-  const params: Record<string, unknown> = {};
-  pathParams(op.path).forEach((name, i) => {
-    // Path parameters arrive as text over HTTP; the same coercions then apply here.
-    params[name] = given[i] === undefined ? undefined : String(given[i]);
-  });
-  const rest = op.method === 'GET' ? { ...call.query } : { ...(call.body ?? {}) };
+/**
+ * The operation's input as REST builds it: the path parameters over the query (GET) or the body (POST).
+ * Path parameters arrive as text over HTTP; sent as text here, the same coercions apply.
+ */
+function inputOf(call: ApiCall): Record<string, unknown> {
+  const rest = call.endpoint.method === 'GET' ? { ...call.query } : { ...(call.body ?? {}) };
   for (const [key, value] of Object.entries(rest)) if (value === undefined) delete rest[key];
-  return { ...rest, ...params };
+  for (const [key, value] of Object.entries(call.params)) rest[key] = String(value);
+  return rest;
 }
 
 function packageVersion(): string {
@@ -85,7 +73,8 @@ export async function openLocalClient(options: LocalClientOptions): Promise<Heat
     if (call.name === 'openapi') {
       return { status: 200, body: buildOpenApi(services.operations, { version: packageVersion() }) };
     }
-    const op = operationOf(services, call);
+    // Every endpoint but the OpenAPI document names the operation it calls: no path is parsed back.
+    const op = call.endpoint.operation ? services.operation(call.endpoint.operation) : undefined;
     if (!op) {
       throw new HeatsourceError(
         problem(
@@ -95,7 +84,7 @@ export async function openLocalClient(options: LocalClientOptions): Promise<Heat
         ),
       );
     }
-    const input = inputOf(op, call);
+    const input = inputOf(call);
     if (op.response === 'image' && input.format === undefined) input.format = 'webp';
     const ctx: ServiceContext = {
       account,

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { Citation } from './common.js';
+import { Citation, text } from './common.js';
 import { Excerpt, Part, Step } from './diagnostic.js';
 import { DocumentSummary, MatchKind, ModelSummary } from './documents.js';
-
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
 export const ProductRequest = z.object({ brand: text(100), model: text(100) }).meta({ id: 'ProductRequest' });
 export type ProductRequest = z.infer<typeof ProductRequest>;

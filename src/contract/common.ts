@@ -1,5 +1,24 @@
 import { z } from 'zod';
 
+/**
+ * Refuses a string holding a lone UTF-16 surrogate: JSON can carry one (`"\ud800"`), but it has no UTF-8
+ * form, so it cannot name anything in a URL, the bundle or a log. Identifiers and names check it, so that
+ * REST and MCP both answer `validation_failed` instead of failing further in.
+ */
+export const wellFormed = [
+  (s: string) => !/\p{Cs}/u.test(s),
+  { message: 'must be well-formed Unicode (no lone surrogate)' },
+] as const;
+
+/** A name or identifier a request gives: trimmed, not empty, at most `max` characters, well-formed. */
+export const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max)
+    .refine(...wellFormed);
+
 /** Where an answer comes from: a page of a document that exists in the bundle, with its snapshot. */
 export const Citation = z
   .object({
@@ -45,4 +64,5 @@ export const ErrorCodeField = z
   .trim()
   .min(1, 'must not be empty')
   .max(32)
+  .refine(...wellFormed)
   .describe('error code as shown on the display ("E9", "A5-01", "P 12")');

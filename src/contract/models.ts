@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { ErrorCodeField } from './common.js';
+import { ErrorCodeField, text } from './common.js';
 import { DiagnosticResponse, Language } from './diagnostic.js';
 import { DocumentSummary, ModelSummary } from './documents.js';
-
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
 export const ResolveModelRequest = z
   .strictObject({

@@ -53,7 +53,7 @@ export interface OperationSpec {
   billing: 'none' | 'per_result' | 'always';
   idempotency: 'none' | 'optional' | 'required';
   /** Problem codes this operation answers beyond the ones every authenticated operation can. */
-  errors: ProblemCode[];
+  errors: readonly ProblemCode[];
   /** Status of a success; 200 unless stated. */
   successStatus?: number;
 }
@@ -87,7 +87,15 @@ const SESSION_RESPONSE_ERRORS: ProblemCode[] = [
   'session_conflict',
 ];
 
-export const OPERATIONS: OperationSpec[] = [
+/**
+ * Keeps each operation's literal name and its schemas' own types (not widened to OperationSpec), so that
+ * clients derive their method names, inputs and outputs from this one list (the SDK does).
+ */
+function defineOperations<const T extends readonly OperationSpec[]>(operations: T): T {
+  return operations;
+}
+
+export const TYPED_OPERATIONS = defineOperations([
   {
     name: 'diagnose',
     method: 'POST',
@@ -386,10 +394,20 @@ export const OPERATIONS: OperationSpec[] = [
     idempotency: 'none',
     errors: ['session_not_found'],
   },
-];
+]);
+
+/** Every operation, as adapters iterate them. */
+export const OPERATIONS: OperationSpec[] = [...TYPED_OPERATIONS];
 
 export function operation(name: string): OperationSpec {
   const op = OPERATIONS.find((o) => o.name === name);
   if (!op) throw new Error(`no operation ${name}`);
   return op;
 }
+
+/** The operations, one type per operation, with its literal name and its schemas. */
+export type Operation = (typeof TYPED_OPERATIONS)[number];
+/** An operation's name. */
+export type OperationName = Operation['name'];
+/** The operation of a name, as a type. */
+export type OperationNamed<N extends OperationName> = Extract<Operation, { name: N }>;

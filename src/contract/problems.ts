@@ -5,6 +5,7 @@
 export const PROBLEMS = {
   validation_failed: { status: 400, title: 'The request is not valid' },
   malformed_json: { status: 400, title: 'The body is not valid JSON' },
+  malformed_request: { status: 400, title: 'The HTTP request could not be read' },
   idempotency_key_required: { status: 400, title: 'This operation needs an Idempotency-Key header' },
   idempotency_key_invalid: { status: 400, title: 'The Idempotency-Key header is not valid' },
   authentication_required: { status: 401, title: 'An API key is required' },
@@ -23,6 +24,7 @@ export const PROBLEMS = {
   session_not_found: { status: 404, title: 'No such diagnostic session' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   not_acceptable: { status: 406, title: 'No acceptable representation' },
+  request_timeout: { status: 408, title: 'The request did not arrive in time' },
   idempotency_key_in_use: { status: 409, title: 'A request with this Idempotency-Key is still in progress' },
   session_closed: { status: 409, title: 'The session is closed' },
   session_finished: { status: 409, title: 'The session has concluded or escalated: no action is pending' },
@@ -31,6 +33,7 @@ export const PROBLEMS = {
   session_conflict: { status: 409, title: 'The session changed meanwhile: read it again' },
   payload_too_large: { status: 413, title: 'The body is too large' },
   unsupported_media_type: { status: 415, title: 'The body must be application/json' },
+  headers_too_large: { status: 431, title: 'The request headers are too large' },
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request' },
   invalid_response: { status: 422, title: "The value does not fit the action's expected response" },
   unsupported_equipment: { status: 422, title: 'This operation does not serve this kind of equipment' },

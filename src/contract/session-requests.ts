@@ -1,9 +1,15 @@
 import { z } from 'zod';
+import { wellFormed } from './common.js';
 import { ResponseValue } from './sessions.js';
 
 /** Inputs of the session operations that name a session: its id from the path, plus the body. */
 
-const SessionId = z.string().min(1).max(100).describe('The session id returned when it was started');
+const SessionId = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine(...wellFormed)
+  .describe('The session id returned when it was started');
 
 export const SessionRef = z.strictObject({ session_id: SessionId }).meta({ id: 'SessionRef' });
 export type SessionRef = z.infer<typeof SessionRef>;

@@ -52,6 +52,22 @@ export const ExpectedResponse = z
     type: z.enum(['boolean', 'number', 'choice', 'text']),
     unit: z.string().optional(),
     nominal_range: z.tuple([z.number(), z.number()]).optional(),
+    range_source: z
+      .object({
+        kind: z.enum(['manual', 'knowledge']),
+        citation: Citation.optional(),
+        excerpt: z.string().optional().describe("The manual's sentence that states the range"),
+        stated: z
+          .tuple([z.number().nullable(), z.number().nullable()])
+          .optional()
+          .describe('The ends the manual states; null where it states none (a threshold)'),
+      })
+      .optional()
+      .describe("Whether the nominal range is the manual's own (for this model, cited) or a general figure"),
+    plausible_range: z
+      .tuple([z.number(), z.number()])
+      .optional()
+      .describe('Readings outside this range are refused as typing or unit errors'),
     choices: z.array(z.object({ id: z.string(), label: z.string() })).optional(),
   })
   .meta({ id: 'ExpectedResponse' });
@@ -113,6 +129,9 @@ export const SessionHistoryEntry = z
     kind: SessionActionKind,
     prompt: z.string(),
     value: ResponseValue,
+    expected: ExpectedResponse.describe(
+      'What the step asked for: the unit of a number, the labels of choices',
+    ),
     top_hypothesis: z.object({ id: z.string(), probability: z.number() }),
     citations: z.array(Citation),
   })

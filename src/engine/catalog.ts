@@ -225,10 +225,7 @@ function registryData(view: CorpusView): RegistryData {
   let data = registries.get(view);
   if (data) return data;
   const reader = view.reader;
-  const aliasRows = reader.db.prepare('SELECT norm, brand FROM brand_aliases ORDER BY norm').all() as {
-    norm: string;
-    brand: string;
-  }[];
+  const aliasRows = reader.brandAliases();
   const brands = view.brands.map((name) => {
     const models = view.modelsOf(name).map((m) => view.modelSummary(m));
     const documents = view
@@ -243,15 +240,15 @@ function registryData(view: CorpusView): RegistryData {
       error_codes: view.distinctCodesOfBrand(name),
     };
   });
-  const count = (sql: string) => (reader.db.prepare(sql).get() as { n: number }).n;
+  const totals = reader.totals();
   data = {
     brands,
     totals: {
       brands: brands.length,
-      models: count('SELECT count(*) AS n FROM models'),
-      documents: count('SELECT count(*) AS n FROM documents'),
-      pages: count('SELECT count(*) AS n FROM pages'),
-      error_codes: count('SELECT count(*) AS n FROM error_codes'),
+      models: totals.models,
+      documents: totals.documents,
+      pages: totals.pages,
+      error_codes: totals.error_codes,
     },
     bundle: { version: reader.formatVersion, built_at: reader.builtAt, corpus_hash: reader.corpusHash },
   };

@@ -1,9 +1,11 @@
+import { LRUCache } from 'lru-cache';
 import type { BundleReader, ModelRow, RangeRow } from '../bundle/reader.js';
 import type { ChunkRow, DocumentRow, ErrorCodeRow } from '../bundle/schema.js';
 import { type Citation, pageResourceUri, snapshotUrl } from '../contract/common.js';
 import type { DocumentSummary, ModelSummary } from '../contract/documents.js';
 import type { DOC_TYPES, EQUIPMENT } from '../contract/sidecar.js';
-import { containsVerbatim, normBrand, normModel, slugify } from '../text/normalise.js';
+import { excerptStands } from '../text/excerpt-cells.js';
+import { normBrand, normModel, slugify } from '../text/normalise.js';
 
 /** An error-code row whose excerpt was checked to stand verbatim on its page, with parsed fields. */
 export interface CodeEntry {
@@ -19,16 +21,17 @@ export interface ModelIndexEntry {
   kind: 'name' | 'alias';
 }
 
-/** Bounded memo: dropped whole when full, which keeps it simple and its size certain. */
-class Memo<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly max: number) {}
-  get(key: K, make: () => V): V {
-    const hit = this.map.get(key);
-    if (hit !== undefined || this.map.has(key)) return hit as V;
+/** A memo over lru-cache, bounded in (estimated) bytes; null results are remembered too. */
+class Memo<V> {
+  private readonly cache: LRUCache<string, { value: V }>;
+  constructor(maxBytes: number, size: (value: V) => number) {
+    this.cache = new LRUCache({ maxSize: maxBytes, sizeCalculation: (e) => Math.max(1, 64 + size(e.value)) });
+  }
+  get(key: string, make: () => V): V {
+    const hit = this.cache.get(key);
+    if (hit) return hit.value;
     const value = make();
-    if (this.map.size >= this.max) this.map.clear();
-    this.map.set(key, value);
+    this.cache.set(key, { value });
     return value;
   }
 }
@@ -54,37 +57,27 @@ export class CorpusView {
   private readonly docsOfModel = new Map<number, string[]>();
   private readonly modelsOfDoc = new Map<string, ModelRow[]>();
   private readonly ranges = new Map<number, RangeRow>();
-  private readonly codeMemo = new Memo<string, CodeEntry[]>(20_000);
+  private readonly codeMemo = new Memo<CodeEntry[]>(16 * 2 ** 20, (e) => 2 * JSON.stringify(e).length);
   private readonly verified = new Map<number, boolean>();
-  private readonly chunkSections = new Memo<string, string[] | null>(50_000);
-  private readonly procedureStmt;
-  private readonly brandCodeCount;
-  private readonly docCodeCount;
-  private readonly distinctCodesOfDocs = new Memo<string, number>(10_000);
+  private readonly chunkSections = new Memo<string[] | null>(
+    4 * 2 ** 20,
+    (p) => 2 * JSON.stringify(p).length,
+  );
+  private readonly distinctCodesOfDocs = new Memo<number>(2 ** 20, () => 8);
   private unverifiedCount = 0;
 
   constructor(readonly reader: BundleReader) {
     this.brands = reader.brands();
     this.brandSet = new Set(this.brands);
     for (const b of this.brands) this.brandSlugs.set(slugify(b), b);
-    for (const a of reader.db.prepare('SELECT norm, brand FROM brand_aliases').all() as {
-      norm: string;
-      brand: string;
-    }[]) {
-      this.brandAliases.set(a.norm, a.brand);
-    }
+    for (const a of reader.brandAliases()) this.brandAliases.set(a.norm, a.brand);
     for (const d of reader.documents()) {
       this.documentRows.set(d.id, d);
       this.documentSummaries.set(d.id, toDocumentSummary(d));
     }
-    for (const r of reader.db.prepare('SELECT * FROM ranges').all() as RangeRow[]) this.ranges.set(r.id, r);
+    for (const r of reader.ranges()) this.ranges.set(r.id, r);
     this.modelRows = reader.models();
-    const links = reader.db
-      .prepare('SELECT document_id, model_id FROM document_models ORDER BY document_id')
-      .all() as {
-      document_id: string;
-      model_id: number;
-    }[];
+    const links = reader.documentModelLinks();
     const byId = new Map(this.modelRows.map((m) => [m.id, m]));
     for (const l of links) {
       const m = byId.get(l.model_id);
@@ -92,11 +85,7 @@ export class CorpusView {
       push(this.docsOfModel, l.model_id, l.document_id);
       push(this.modelsOfDoc, l.document_id, m);
     }
-    const aliases = reader.db.prepare('SELECT model_id, alias, norm FROM aliases ORDER BY alias').all() as {
-      model_id: number;
-      alias: string;
-      norm: string;
-    }[];
+    const aliases = reader.aliases();
     const aliasesOf = new Map<number, string[]>();
     for (const a of aliases) push(aliasesOf, a.model_id, a.alias);
     for (const m of this.modelRows) {
@@ -115,15 +104,6 @@ export class CorpusView {
       const m = byId.get(a.model_id);
       if (m && a.norm !== m.norm) this.indexModel(m.brand, a.norm, { model: m, kind: 'alias' });
     }
-    this.procedureStmt = reader.db.prepare(
-      'SELECT code, title FROM error_codes WHERE procedure_chunk_id = ? ORDER BY id',
-    );
-    this.brandCodeCount = reader.db.prepare(
-      'SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE brand = ?',
-    );
-    this.docCodeCount = reader.db.prepare(
-      'SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE document_id = ?',
-    );
   }
 
   /** The canonical brand for a name or alias, when the corpus holds a manual of it. */
@@ -205,27 +185,21 @@ export class CorpusView {
   }
 
   codesOfProcedure(chunkId: string): { code: string; title: string }[] {
-    return this.procedureStmt.all(chunkId) as { code: string; title: string }[];
+    return this.reader.codesOfProcedure(chunkId);
   }
 
   distinctCodesOfBrand(brand: string): number {
-    return (this.brandCodeCount.get(brand) as { n: number }).n;
+    return this.reader.distinctCodesOfBrand(brand);
   }
 
   distinctCodesOfDocument(documentId: string): number {
-    return (this.docCodeCount.get(documentId) as { n: number }).n;
+    return this.reader.distinctCodesOfDocuments([documentId]);
   }
 
   distinctCodesOfDocuments(documentIds: string[]): number {
     if (documentIds.length === 0) return 0;
     const ids = [...documentIds].sort();
-    return this.distinctCodesOfDocs.get(ids.join('\u0000'), () => {
-      const marks = ids.map(() => '?').join(', ');
-      const row = this.reader.db
-        .prepare(`SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE document_id IN (${marks})`)
-        .get(...ids) as { n: number };
-      return row.n;
-    });
+    return this.distinctCodesOfDocs.get(ids.join('\u0000'), () => this.reader.distinctCodesOfDocuments(ids));
   }
 
   chunk(id: string): ChunkRow | undefined {
@@ -298,11 +272,9 @@ export class CorpusView {
     let ok = this.verified.get(row.id);
     if (ok === undefined) {
       const doc = this.documentRows.get(row.document_id);
-      const page =
-        doc && row.page >= 1 && row.page <= doc.page_count
-          ? this.reader.page(row.document_id, row.page)
-          : undefined;
-      ok = page !== undefined && containsVerbatim(page.text, row.excerpt);
+      const pageText = (n: number) =>
+        doc && n >= 1 && n <= doc.page_count ? this.reader.page(row.document_id, n)?.text : undefined;
+      ok = pageText(row.page) !== undefined && excerptStands(row, pageText);
       if (!ok) this.unverifiedCount++;
       this.verified.set(row.id, ok);
     }

@@ -13,7 +13,8 @@ import type {
   StrictDiagnosticResponse,
   StrictModelMatch,
 } from '../contract/models.js';
-import { codeVariants, fold, normModel } from '../text/normalise.js';
+import { codeVariants, normModel } from '../text/normalise.js';
+import { contentWords, sameReading } from '../text/readings.js';
 import type { CodeEntry, CorpusView } from './corpus.js';
 import { type Resolution, resolveModel } from './models.js';
 
@@ -23,6 +24,8 @@ const MAX_OPTIONS = 20;
 /** Base confidence of an answer by how the model matched; a code found only in its other padding, or a
  * manual not approved as an exact-model source, lowers it. */
 const ANSWER_SCORE = { exact: 0.95, alias: 0.9, fuzzy: 0.6 } as const;
+/** An answer without a model: every manual that documents the code says the same thing. */
+const SHARED_ENTRY_SCORE = 0.75;
 const VARIANT_PENALTY = 0.1;
 const UNAPPROVED_PENALTY = 0.1;
 
@@ -127,42 +130,84 @@ function empty(
 }
 
 /**
- * The answer from a model's own entries for a code, or an ambiguous response when its chosen manual
- * prints the code with two meanings. The excerpt was verified on its page when the entry was loaded.
+ * Whether entries are one reading: every two of them say the same thing (the same words once case,
+ * punctuation and the manual's function words are set aside, or one's words all in the other), as a
+ * reprint of a code list or several models sharing one entry do.
+ */
+export function oneReading(view: CorpusView, entries: CodeEntry[]): boolean {
+  for (let i = 0; i < entries.length; i++) {
+    const a = entries[i]!;
+    const language = view.document(a.row.document_id)?.language;
+    for (let j = i + 1; j < entries.length; j++) {
+      if (!sameReading(a.row.title, entries[j]!.row.title, language)) return false;
+    }
+  }
+  return true;
+}
+
+/** The entry whose reading says least: the words every printing of one reading shares. */
+function core(view: CorpusView, entries: CodeEntry[]): CodeEntry {
+  const language = view.document(entries[0]!.row.document_id)?.language;
+  let best = entries[0]!;
+  let size = contentWords(best.row.title, language).size;
+  for (const e of entries.slice(1)) {
+    const n = contentWords(e.row.title, language).size;
+    if (n < size) {
+      best = e;
+      size = n;
+    }
+  }
+  return best;
+}
+
+/** Distinct readings among entries, each once (a reading printed twice is offered once). */
+function distinctReadings(view: CorpusView, entries: CodeEntry[]): string[] {
+  const out: CodeEntry[] = [];
+  for (const e of entries) if (!out.some((o) => oneReading(view, [o, e]))) out.push(e);
+  return out.map((e) => e.row.title);
+}
+
+/**
+ * The answer from a model's own entries for a code (or, without a model, from entries every manual
+ * shares), or an ambiguous response when the chosen manual prints the code with readings that really
+ * differ. A reading printed on several pages is one answer; the other pages are cited among the
+ * alternatives. The excerpt was verified on its page when the entry was loaded.
  */
 function answerFrom(
   view: CorpusView,
   ranked: CodeEntry[],
   brand: string,
-  model: ModelMatch,
+  model: ModelMatch | null,
   variant: boolean,
 ): DiagnosticResponse {
-  const chosen = ranked[0]!;
-  const sameDocument = ranked.filter((e) => e.row.document_id === chosen.row.document_id);
-  const meanings = new Set(sameDocument.map((e) => fold(e.row.title).trim()));
-  if (meanings.size > 1) {
+  const first = ranked[0]!;
+  const sameDocument = ranked.filter((e) => e.row.document_id === first.row.document_id);
+  if (!oneReading(view, sameDocument)) {
     return empty('ambiguous', 0.5, {
       brand,
       model,
-      error_code: chosen.row.code,
+      error_code: first.row.code,
       alternatives: alternatives(view, sameDocument),
       follow_up_questions: [
         {
           field: 'error_code',
           question:
-            'The manual prints this code with several meanings: which text or context does the display show?',
-          options: sameDocument.map((e) => e.row.title),
+            'The manual prints this code with several meanings: which of these texts does the display or the fault list show?',
+          options: distinctReadings(view, sameDocument),
         },
       ],
     });
   }
+  // One reading printed several times, once with details of its own (a switching point of one unit
+  // type): the answer states what every printing says.
+  const chosen = core(view, sameDocument);
   const citation = view.entryCitation(chosen);
   const doc = view.document(chosen.row.document_id);
   if (!citation || !doc) {
     // Unreachable with a consistent bundle: an entry is verified on a page of its document.
     return empty('unknown_code', 0.5, { brand, model, error_code: chosen.row.code });
   }
-  let score = ANSWER_SCORE[model.match];
+  let score = model ? ANSWER_SCORE[model.match] : SHARED_ENTRY_SCORE;
   if (variant) score -= VARIANT_PENALTY;
   if (!doc.approved) score -= UNAPPROVED_PENALTY;
   return {
@@ -177,10 +222,13 @@ function answerFrom(
     steps: chosen.steps,
     part: chosen.part,
     citation,
-    procedure: view.procedureCitation(chosen),
+    procedure:
+      view.procedureCitation(chosen) ??
+      sameDocument.map((e) => view.procedureCitation(e)).find((c) => c !== null) ??
+      null,
     alternatives: alternatives(
       view,
-      ranked.filter((e) => e.row.document_id !== chosen.row.document_id),
+      ranked.filter((e) => e !== chosen),
     ),
     follow_up_questions: [],
     billable: true,
@@ -195,7 +243,7 @@ function elsewhere(
   language: string | undefined,
   parts: { model: ModelMatch | null; candidates: ModelRow[] | null; score: number; question?: string },
 ): DiagnosticResponse {
-  const { entries } = findEntries(view, brand, code);
+  const { entries, variant } = findEntries(view, brand, code);
   if (entries.length === 0) {
     return empty('unknown_code', parts.model ? 0.7 : 0.6, {
       brand,
@@ -211,6 +259,17 @@ function elsewhere(
     });
   }
   const ranked = rank(view, entries, language);
+  // Several models sharing one entry (or one manual covering them all): the answer does not depend on
+  // the model, so there is no question to ask.
+  if (!parts.model && oneReading(view, ranked)) {
+    const answer = answerFrom(view, ranked, brand, null, variant);
+    const models = ranked.flatMap((e) => view.modelsOfDocument(e.row.document_id).map((m) => m.name));
+    // The technician can still confirm that the answer's manual is theirs.
+    answer.follow_up_questions = [
+      askModel(models, 'This answer is from the manual of these models: is one of them on the nameplate?'),
+    ];
+    return answer;
+  }
   const candidateIds = parts.candidates ? new Set(parts.candidates.map((m) => m.id)) : null;
   const documenting = ranked.flatMap((e) => view.modelsOfDocument(e.row.document_id));
   const preferred = candidateIds ? documenting.filter((m) => candidateIds.has(m.id)) : [];

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { BundleReader } from '../bundle/reader.js';
 import type { ChunkRow } from '../bundle/schema.js';
 import { pageResourceUri, snapshotUrl } from '../contract/common.js';
@@ -7,29 +8,25 @@ import { decodeCursor, encodeCursor, InvalidCursorError, queryFingerprint } from
 import { type RankedPage, rankPages } from '../search/rank.js';
 import { bestSnippet } from '../search/snippet.js';
 import { collapseSpace, containsVerbatim, normBrand, normModel } from '../text/normalise.js';
+import { type CorpusView, corpusView } from './corpus.js';
 
 export { InvalidCursorError };
 
-/** Result lists and responses kept per reader: the bundle is immutable, so they never go stale. */
-const CACHE_SIZE = 256;
 const MAX_LIMIT = 50;
 /** Results a query can page through: enough for any reader, and a bound on what the cache holds. */
 const MAX_RESULTS = 500;
+/** Bytes of ranked lists and of responses kept per reader: the bundle is immutable, so they never go stale. */
+const RANKED_CACHE_BYTES = 8 * 2 ** 20;
+const RESPONSE_CACHE_BYTES = 8 * 2 ** 20;
 
-interface DocumentInfo {
-  id: string;
-  title: string;
-  brand: string;
-  language: string;
-  models: string[];
+interface Ranked {
+  pages: RankedPage[];
+  analyzed: AnalyzedQuery;
 }
 
 interface ReaderCache {
-  documents: Map<string, DocumentInfo>;
-  /** Normalised model name or alias -> the documents covering that model, per brand. */
-  modelDocuments: Map<string, { brand: string; documents: string[] }[]>;
-  ranked: Lru<{ pages: RankedPage[]; analyzed: AnalyzedQuery }>;
-  responses: Lru<SearchResponse>;
+  ranked: LRUCache<string, Ranked>;
+  responses: LRUCache<string, SearchResponse>;
 }
 
 const caches = new WeakMap<BundleReader, ReaderCache>();
@@ -37,21 +34,17 @@ const caches = new WeakMap<BundleReader, ReaderCache>();
 function cacheFor(reader: BundleReader): ReaderCache {
   let cache = caches.get(reader);
   if (!cache) {
-    const documents = new Map<string, DocumentInfo>();
-    for (const d of reader.documents()) {
-      const models = Object.freeze(reader.modelsOfDocument(d.id).map((m) => m.name)) as string[];
-      documents.set(d.id, { id: d.id, title: d.title, brand: d.brand, language: d.language, models });
-    }
-    const modelDocuments = new Map<string, { brand: string; documents: string[] }[]>();
-    for (const m of reader.models()) {
-      const docs = reader.documentsOfModel(m.id).map((d) => d.id);
-      for (const key of new Set([m.norm, ...reader.aliasesOf(m.id).map(normModel)])) {
-        const list = modelDocuments.get(key) ?? [];
-        list.push({ brand: m.brand, documents: docs });
-        modelDocuments.set(key, list);
-      }
-    }
-    cache = { documents, modelDocuments, ranked: new Lru(CACHE_SIZE), responses: new Lru(CACHE_SIZE) };
+    cache = {
+      ranked: new LRUCache<string, Ranked>({
+        maxSize: RANKED_CACHE_BYTES,
+        // A ranked page is a few short strings and numbers; the analysed question is small.
+        sizeCalculation: (r) => 2_000 + r.pages.length * 160,
+      }),
+      responses: new LRUCache<string, SearchResponse>({
+        maxSize: RESPONSE_CACHE_BYTES,
+        sizeCalculation: (r) => 2 * JSON.stringify(r).length,
+      }),
+    };
     caches.set(reader, cache);
   }
   return cache;
@@ -66,6 +59,7 @@ function cacheFor(reader: BundleReader): ReaderCache {
  */
 export function searchChunks(reader: BundleReader, params: SearchQuery): SearchResponse {
   const cache = cacheFor(reader);
+  const view = corpusView(reader);
   const q = collapseSpace(params.q);
   const limit = Math.min(MAX_LIMIT, Math.max(1, Math.trunc(params.limit ?? 10)));
   const brandKey = params.brand ? normBrand(params.brand) : '';
@@ -81,11 +75,11 @@ export function searchChunks(reader: BundleReader, params: SearchQuery): SearchR
   let ranked = cache.ranked.get(queryKey);
   if (!ranked) {
     const analyzed = analyzeQuery(q);
-    ranked = { pages: rank(reader, cache, analyzed, brandKey, modelKey, language), analyzed };
+    ranked = { pages: rank(view, analyzed, brandKey, modelKey, language), analyzed };
     cache.ranked.set(queryKey, ranked);
   }
   const { pages, analyzed } = ranked;
-  const results = pages.slice(offset, offset + limit).map((r) => toResult(reader, cache, r, analyzed));
+  const results = pages.slice(offset, offset + limit).map((r) => toResult(view, r, analyzed));
   const next = offset + limit < pages.length ? encodeCursor(offset + limit, fingerprint) : null;
   const response = deepFreeze({ query: params.q, results, next_cursor: next });
   cache.responses.set(responseKey, response);
@@ -93,8 +87,7 @@ export function searchChunks(reader: BundleReader, params: SearchQuery): SearchR
 }
 
 function rank(
-  reader: BundleReader,
-  cache: ReaderCache,
+  view: CorpusView,
   analyzed: AnalyzedQuery,
   brandKey: string,
   modelKey: string,
@@ -102,38 +95,41 @@ function rank(
 ): RankedPage[] {
   let brand: string | undefined;
   if (brandKey) {
-    brand = reader.brandFor(brandKey);
+    brand = view.brandOf(brandKey);
     if (!brand) return [];
   }
   let documents: Set<string> | undefined;
   if (modelKey) {
-    const entries = (cache.modelDocuments.get(modelKey) ?? []).filter((e) => !brand || e.brand === brand);
-    documents = new Set(entries.flatMap((e) => e.documents));
+    documents = new Set();
+    for (const b of brand ? [brand] : view.brands) {
+      for (const entry of view.modelIndexOf(b).get(modelKey) ?? []) {
+        for (const id of view.documentsOfModel(entry.model.id)) documents.add(id);
+      }
+    }
     if (documents.size === 0) return [];
   }
   if (analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
-  return rankPages(reader.searchIndex(), analyzed, filter).slice(0, MAX_RESULTS);
+  return rankPages(view.reader, analyzed, filter).slice(0, MAX_RESULTS);
 }
 
-function toResult(
-  reader: BundleReader,
-  cache: ReaderCache,
-  r: RankedPage,
-  query: AnalyzedQuery,
-): SearchResult {
-  const chunk = reader.chunk(r.chunkId);
-  const doc = cache.documents.get(r.documentId);
+function toResult(view: CorpusView, r: RankedPage, query: AnalyzedQuery): SearchResult {
+  const chunk = view.chunk(r.chunkId);
+  const doc = view.document(r.documentId);
   if (!chunk || !doc) throw new Error(`the search index refers to a chunk the bundle lacks: ${r.chunkId}`);
+  const models = view
+    .modelsOfDocument(doc.id)
+    .map((m) => m.name)
+    .sort();
   const snippet = bestSnippet(chunk.text, doc.language, query, r.corrected);
-  const page = pageOf(reader, chunk, snippet);
+  const page = pageOf(view.reader, chunk, snippet);
   const section = sectionOf(chunk.section_path);
   return {
     chunk_id: chunk.id,
     document_id: doc.id,
     title: doc.title,
     brand: doc.brand,
-    models: doc.models,
+    models,
     page,
     section,
     snippet,
@@ -182,25 +178,4 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
-}
-
-/** A small least-recently-used map (a Map iterates in insertion order). */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
-  }
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import sharp from 'sharp';
+import { LRUCache } from 'lru-cache';
 import type { SnapshotMeta, SnapshotRequest } from '../contract/catalog.js';
 import type { CorpusView } from './corpus.js';
 import { ServiceError } from './errors.js';
@@ -9,30 +9,28 @@ export interface SnapshotImage {
   data: Buffer;
 }
 
-/** Converted and resized images kept in memory, least recently used dropped first. */
-class ByteLru {
-  private readonly map = new Map<string, SnapshotImage>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
-  get(key: string): SnapshotImage | undefined {
-    const v = this.map.get(key);
-    if (v) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, value: SnapshotImage): void {
-    if (value.data.length > this.maxBytes) return;
-    this.map.set(key, value);
-    this.bytes += value.data.length;
-    for (const [k, v] of this.map) {
-      if (this.bytes <= this.maxBytes) break;
-      this.map.delete(k);
-      this.bytes -= v.data.length;
-    }
-  }
+type Sharp = typeof import('sharp')['default'];
+let sharpModule: Promise<Sharp> | undefined;
+
+/**
+ * sharp (libvips), loaded on the first conversion only: most callers never resize a page. Converted
+ * images are cached below, by variant; libvips' own operation cache would hold the same pixels a second
+ * time outside the JS heap, and one thread per conversion keeps a burst of conversions from multiplying
+ * native memory by the core count.
+ */
+function loadSharp(): Promise<Sharp> {
+  sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return sharpModule;
 }
+
+/** Bytes of converted images kept by default. */
+const CACHE_BYTES = 64 * 2 ** 20;
+/** Image digests kept: a few dozen bytes each. */
+const DIGESTS = 50_000;
 
 /**
  * Page snapshots as the bundle holds them (WebP), or converted to PNG and/or narrowed on request. Each
@@ -40,14 +38,22 @@ class ByteLru {
  * stable across restarts and servers holding the same bundle.
  */
 export class SnapshotService {
-  private readonly cache: ByteLru;
-  private readonly digests = new Map<string, string>();
+  private readonly cache: LRUCache<string, SnapshotImage>;
+  private readonly digests = new LRUCache<string, string>({ max: DIGESTS });
+  /** Conversions under way: concurrent requests for one variant share one conversion. */
+  private readonly pending = new Map<string, Promise<SnapshotImage>>();
 
   constructor(
     private readonly view: CorpusView,
     options: { cacheBytes?: number } = {},
   ) {
-    this.cache = new ByteLru(options.cacheBytes ?? 64 * 1024 * 1024);
+    const maxSize = Math.max(1, options.cacheBytes ?? CACHE_BYTES);
+    this.cache = new LRUCache<string, SnapshotImage>({
+      maxSize,
+      sizeCalculation: (image) => Math.max(1, image.data.length),
+      // An image larger than the whole cache is served but not kept.
+      maxEntrySize: maxSize,
+    });
   }
 
   async get(input: SnapshotRequest & { format: 'webp' | 'png' }): Promise<SnapshotImage> {
@@ -63,6 +69,21 @@ export class SnapshotService {
     const key = `${doc.id}\u0000${input.page}\u0000${input.format}\u0000${input.width ?? ''}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
+    let conversion = this.pending.get(key);
+    if (!conversion) {
+      conversion = this.convert(doc.id, input, key).finally(() => this.pending.delete(key));
+      this.pending.set(key, conversion);
+    }
+    return conversion;
+  }
+
+  private async convert(
+    documentId: string,
+    input: SnapshotRequest & { format: 'webp' | 'png' },
+    key: string,
+  ): Promise<SnapshotImage> {
+    const doc = { id: documentId };
+    // Cached once converted; a conversion that fails is not cached, so the next request tries again.
     const row = this.view.reader.snapshot(doc.id, input.page);
     if (!row) {
       throw new ServiceError(
@@ -81,6 +102,7 @@ export class SnapshotService {
     let height = row.height;
     const resize = input.width !== undefined && input.width < row.width;
     if (resize || input.format === 'png') {
+      const sharp = await loadSharp();
       let img = sharp(row.webp);
       if (resize) img = img.resize({ width: input.width, withoutEnlargement: true });
       img = input.format === 'png' ? img.png({ compressionLevel: 6 }) : img.webp({ quality: 80 });

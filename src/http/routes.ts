@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationSpec } from '../contract/operations.js';
+import type { Authenticator } from '../edge/auth.js';
+import type { HttpMetrics } from '../edge/metrics.js';
 import type { ServiceContext } from '../engine/context.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
-import type { Authenticator } from './auth.js';
-import type { HttpMetrics } from './metrics.js';
 
 /**
  * The image format an Accept header prefers among the two we serve: WebP (as stored) unless PNG is
@@ -44,6 +44,11 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 function inputOf(op: OperationSpec, req: FastifyRequest): Record<string, unknown> {
   const params = (req.params ?? {}) as Record<string, unknown>;
   if (op.method === 'GET') return { ...((req.query ?? {}) as Record<string, unknown>), ...params };
+  const type = req.headers['content-type'];
+  // Fastify also reads text/plain bodies; an operation's body is JSON only.
+  if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type.trim())) {
+    throw new ServiceError('unsupported_media_type', 'send the body as application/json');
+  }
   const body = req.body ?? {};
   if (!isPlainObject(body)) {
     throw new ServiceError('validation_failed', 'the body must be a JSON object', {

@@ -1,8 +1,8 @@
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { DocumentRow } from '../bundle/schema.js';
 import { pageResourceUri } from '../contract/common.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
-import { RPC, RpcError } from './protocol.js';
 
 export const PAGE_URI_TEMPLATE = 'heatsource://documents/{document_id}/pages/{page}';
 const PAGE_URI = /^heatsource:\/\/documents\/([^/?#]+)\/pages\/([0-9]+)$/;
@@ -68,7 +68,8 @@ export class PageResources {
     let offset = 0;
     if (cursor !== undefined) {
       const decoded = decodeCursor(cursor);
-      if (decoded === null || decoded > total) throw new RpcError(RPC.invalidParams, 'invalid cursor');
+      if (decoded === null || decoded > total)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'invalid cursor');
       offset = decoded;
     }
     const resources: PageResource[] = [];
@@ -99,13 +100,14 @@ export class PageResources {
     ];
   }
 
+  /**
+   * The page's text and snapshot. An unknown page is ResourceNotFoundError: -32602 with the URI in `data`
+   * (SEP-2164); the SDK writes that code for the 2025 revisions too, whose clients accept it beside -32002.
+   */
   async read(uri: string): Promise<ResourceContents[]> {
     const at = parsePageUri(uri);
-    if (!at) throw new RpcError(RPC.resourceNotFound, 'Resource not found', { uri });
-    const doc = this.services.view.document(at.documentId);
-    if (!doc || at.page < 1 || at.page > doc.page_count) {
-      throw new RpcError(RPC.resourceNotFound, 'Resource not found', { uri });
-    }
+    const doc = at ? this.services.view.document(at.documentId) : undefined;
+    if (!at || !doc || at.page < 1 || at.page > doc.page_count) throw new ResourceNotFoundError(uri);
     const text = this.services.reader.page(doc.id, at.page)?.text ?? '';
     const contents: ResourceContents[] = [{ uri, mimeType: 'text/plain', text }];
     try {

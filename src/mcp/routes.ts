@@ -1,25 +1,26 @@
-import fs from 'node:fs';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type McpRequestContext,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticator } from '../edge/auth.js';
+import { hostName, isLoopbackHost } from '../edge/loopback.js';
+import type { HttpMetrics } from '../edge/metrics.js';
+import { OriginPolicy } from '../edge/origin.js';
+import { sendServiceError } from '../edge/problem.js';
+import { packageVersion } from '../edge/version.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
-import type { Authenticator } from '../http/auth.js';
-import type { HttpMetrics } from '../http/metrics.js';
-import { sendServiceError } from '../http/problem.js';
-import { projectPath } from '../project-path.js';
-import { McpDispatcher } from './dispatch.js';
-import { hostName, isLoopbackHost, OriginPolicy } from './origin.js';
 import {
-  classify,
+  allowsBatches,
   DEFAULT_PROTOCOL_VERSION,
-  errorMessage,
-  isProtocolVersion,
-  PROTOCOL_VERSIONS,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSION,
   type ProtocolVersion,
-  type RequestId,
-  RPC,
-  RpcError,
-  resultMessage,
 } from './protocol.js';
+import { type CallContext, McpCatalog } from './server.js';
 import type { ToolOutcome } from './tools.js';
 
 export interface McpRoutesOptions {
@@ -41,24 +42,51 @@ export interface McpRoutesOptions {
   requireLoopbackHost?: boolean;
   /** Billable units and diagnostic results are counted as for REST. */
   metrics?: HttpMetrics;
-  /** Reported in `initialize`; the package version by default. */
+  /** Reported to clients; the package version by default. */
   serverVersion?: string;
   /** Page resources per resources/list answer. */
   resourcePageSize?: number;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+type RequestId = string | number;
 
-function packageVersion(): string {
+const JSON_TYPE = 'application/json; charset=utf-8';
+const RPC = { invalidRequest: -32600, internalError: -32603 } as const;
+
+function rpcError(id: RequestId | null, code: number, message: string, data?: unknown): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  });
+}
+
+function sendRpcError(
+  reply: FastifyReply,
+  status: number,
+  id: RequestId | null,
+  code: number,
+  message: string,
+): FastifyReply {
+  return reply
+    .code(status)
+    .type(JSON_TYPE)
+    .send(rpcError(id, code, message));
+}
+
+function parseBody(text: string): unknown {
   try {
-    return (JSON.parse(fs.readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version;
+    return text.length === 0 ? undefined : JSON.parse(text);
   } catch {
-    return '0.0.0';
+    return undefined;
   }
 }
 
-function sendRpcError(reply: FastifyReply, status: number, id: RequestId | null, error: RpcError) {
-  return reply.code(status).type(JSON_TYPE).send(errorMessage(id, error));
+/** The id of a request message, when the body is one whose id can be read: errors echo it. */
+function requestIdOf(body: unknown): RequestId | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const { id } = body as { id?: unknown };
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
 function isJsonContentType(header: string | undefined): boolean {
@@ -67,51 +95,73 @@ function isJsonContentType(header: string | undefined): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** The protocol revision of a request from its header, or null when the header names one we do not speak. */
-function protocolVersionOf(req: FastifyRequest): ProtocolVersion | null {
-  const header = req.headers['mcp-protocol-version'];
-  if (header === undefined) return DEFAULT_PROTOCOL_VERSION;
-  const value = Array.isArray(header) ? undefined : header.trim();
-  return isProtocolVersion(value) ? value : null;
-}
-
 /** Why a request is refused before anything else is read: a foreign origin or host, or a body that is not JSON. */
 function refusal(
   req: FastifyRequest,
   origins: OriginPolicy,
   requireLoopbackHost: boolean,
-): { status: number; error: RpcError } | null {
+): { status: number; message: string } | null {
   const origin = req.headers.origin;
-  if (!origins.allows(origin)) {
-    return { status: 403, error: new RpcError(RPC.invalidRequest, `origin not allowed: ${origin}`) };
-  }
+  if (!origins.allows(origin)) return { status: 403, message: `origin not allowed: ${origin}` };
   if (requireLoopbackHost && !isLoopbackHost(hostName(req.headers.host ?? ''))) {
-    return {
-      status: 403,
-      error: new RpcError(
-        RPC.invalidRequest,
-        'this server answers only requests addressed to a loopback host',
-      ),
-    };
+    return { status: 403, message: 'this server answers only requests addressed to a loopback host' };
   }
   if (!isJsonContentType(req.headers['content-type'])) {
-    return {
-      status: 415,
-      error: new RpcError(RPC.invalidRequest, 'the body must be a JSON-RPC message sent as application/json'),
-    };
+    return { status: 415, message: 'the body must be a JSON-RPC message sent as application/json' };
   }
   return null;
 }
 
+/** The fetch-API request the SDK reads, from the Fastify request and its body (read here as text). */
+function webRequest(req: FastifyRequest, body: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const url = `${req.protocol}://${req.headers.host ?? '127.0.0.1'}${req.url}`;
+  return new Request(url, { method: req.method, headers, body });
+}
+
 /**
- * The MCP endpoint (Streamable HTTP, stateless, JSON responses only): JSON-RPC 2.0 messages POSTed one at
- * a time, answered by the same service layer as REST. GET and DELETE answer 405 as no stream or session
- * is ever offered. Registered in a scope of its own so that its body parsing and errors do not touch REST.
+ * Writes the SDK's answer. JSON-RPC errors the SDK raises before it reads the message (an unsupported
+ * protocol version, a malformed envelope) carry `id: null`; when the request's id could be read, the
+ * answer echoes it, as JSON-RPC asks.
+ */
+async function sendResponse(reply: FastifyReply, response: Response, id: RequestId | null) {
+  reply.code(response.status);
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'connection') reply.header(name, value);
+  });
+  let text = await response.text();
+  if (id !== null && response.status >= 400 && text.startsWith('{')) {
+    const message = parseBody(text) as { id?: unknown; error?: unknown } | undefined;
+    if (message?.error !== undefined && message.id === null) text = JSON.stringify({ ...message, id });
+  }
+  return reply.send(text.length > 0 ? text : undefined);
+}
+
+/** The 2025-era revision a request speaks: its MCP-Protocol-Version header, 2025-06-18 without one. */
+function legacyVersionOf(req: FastifyRequest): ProtocolVersion | null {
+  const header = req.headers['mcp-protocol-version'];
+  if (header === undefined) return DEFAULT_PROTOCOL_VERSION;
+  const value = Array.isArray(header) ? undefined : header.trim();
+  return (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(value ?? '')
+    ? (value as ProtocolVersion)
+    : null;
+}
+
+/**
+ * The MCP endpoint, on the official SDK: the 2026-07-28 revision natively (`createMcpHandler`, stateless,
+ * JSON responses), and the 2025 revisions on the same address through the SDK's Streamable HTTP transport,
+ * stateless and in JSON mode, one fresh server per request. Both are answered by the same catalogue, so the
+ * eras cannot drift apart. GET, DELETE and the rest answer 405: no stream and no session is ever offered.
+ * Registered in a scope of its own so that its body parsing and errors do not touch REST.
  */
 export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): Promise<void> {
   const path = options.path ?? '/mcp';
   const origins = new OriginPolicy(options.allowedOrigins ?? []);
-  const dispatcher = new McpDispatcher(options.services, {
+  const catalog = new McpCatalog(options.services, {
     serverVersion: options.serverVersion ?? packageVersion(),
     resourcePageSize: options.resourcePageSize ?? 100,
   });
@@ -129,30 +179,60 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
     }
   };
 
+  // The SDK builds one server per exchange from a factory; the caller of each exchange travels with its
+  // Request object, which the factory receives back.
+  const calls = new WeakMap<Request, CallContext>();
+  const serverFor = (ctx: McpRequestContext) => {
+    const call = ctx.requestInfo && calls.get(ctx.requestInfo);
+    if (!call) throw new Error('MCP request without a caller');
+    return catalog.server(call);
+  };
+  const modern = quietly(() =>
+    createMcpHandler(serverFor, {
+      legacy: 'reject',
+      responseMode: 'json',
+      // Refused requests are answered with their JSON-RPC error; the log says why, for whoever debugs a client.
+      onerror: (err) => app.log.debug({ err }, 'MCP request refused'),
+    }),
+  );
+  app.addHook('onClose', async () => modern.close());
+
+  /** A 2025-era exchange: a fresh server on a stateless Streamable HTTP transport answering JSON. */
+  const serveLegacy = async (request: Request, call: CallContext): Promise<Response> => {
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    const server = catalog.server(call);
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request);
+    } finally {
+      await transport.close().catch(() => {});
+      await server.close().catch(() => {});
+    }
+  };
+
   await app.register(async (scope) => {
-    // The body is read as text and parsed here, so that invalid JSON answers a JSON-RPC parse error.
+    // The body is read as text and handed to the SDK as it came, which parses and answers parse errors.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
     scope.setErrorHandler((err: FastifyError, req, reply) => {
       if (err instanceof ServiceError) return sendServiceError(req, reply, err);
       if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return sendRpcError(reply, 413, null, new RpcError(RPC.invalidRequest, 'the body is too large'));
+        return sendRpcError(reply, 413, null, RPC.invalidRequest, 'the body is too large');
       }
       if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-        return sendRpcError(
-          reply,
-          400,
-          null,
-          new RpcError(RPC.invalidRequest, 'the request could not be read'),
-        );
+        return sendRpcError(reply, 400, null, RPC.invalidRequest, 'the request could not be read');
       }
       req.log.error({ err }, 'MCP request failed');
       return sendRpcError(
         reply,
         500,
         null,
-        new RpcError(RPC.internalError, `internal error; quote request id ${req.id} when reporting it`),
+        RPC.internalError,
+        `internal error; quote request id ${req.id} when reporting it`,
       );
     });
 
@@ -165,76 +245,71 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
           reply,
           405,
           null,
-          new RpcError(
-            RPC.invalidRequest,
-            'method not allowed: POST one JSON-RPC message per request; this server offers no stream and no session',
-          ),
+          RPC.invalidRequest,
+          'method not allowed: POST one JSON-RPC message per request; this server offers no stream and no session',
         );
       },
     });
 
     scope.post(path, async (req, reply) => {
+      const text = typeof req.body === 'string' ? req.body : '';
+      const body = parseBody(text);
+      const id = requestIdOf(body);
       const refused = refusal(req, origins, options.requireLoopbackHost === true);
-      if (refused) return sendRpcError(reply, refused.status, null, refused.error);
+      if (refused) return sendRpcError(reply, refused.status, id, RPC.invalidRequest, refused.message);
 
       const caller = await auth(req, reply);
-
-      const version = protocolVersionOf(req);
-      if (version === null) {
-        return sendRpcError(
-          reply,
-          400,
-          null,
-          new RpcError(
-            RPC.invalidRequest,
-            `unsupported MCP-Protocol-Version; supported: ${PROTOCOL_VERSIONS.join(', ')}`,
-            { supported: [...PROTOCOL_VERSIONS] },
-          ),
-        );
-      }
-
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(typeof req.body === 'string' ? req.body : '');
-      } catch {
-        return sendRpcError(
-          reply,
-          400,
-          null,
-          new RpcError(RPC.parseError, 'parse error: the body is not valid JSON'),
-        );
-      }
-      const message = classify(parsed);
-      if (message.kind === 'no_reply') return reply.code(202).send();
-      if (message.kind === 'invalid') {
-        const status = message.error.code === RPC.invalidParams ? 200 : 400;
-        return sendRpcError(reply, status, message.id, message.error);
-      }
-
       const idempotencyKey = req.headers['idempotency-key'];
-      try {
-        const result = await dispatcher.handle(message, {
-          service: {
-            account: caller.account,
-            key: caller.key,
-            requestId: req.id,
-            idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
-          },
-          version,
-          onInternalError: (err) => req.log.error({ err, tool: message.params.name }, 'tool call failed'),
-          onToolCall: countToolCall,
-        });
-        return reply.code(200).type(JSON_TYPE).send(resultMessage(message.id, result));
-      } catch (err) {
-        if (err instanceof RpcError) return sendRpcError(reply, 200, message.id, err);
-        req.log.error({ err, method: message.method }, 'MCP request failed');
-        return sendRpcError(
-          reply,
-          200,
-          message.id,
-          new RpcError(RPC.internalError, `internal error; quote request id ${req.id} when reporting it`),
-        );
+      const call = (version: ProtocolVersion): CallContext => ({
+        service: {
+          account: caller.account,
+          key: caller.key,
+          requestId: req.id,
+          idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
+        },
+        version,
+        onInternalError: (err) => req.log.error({ err }, 'tool call failed'),
+        onToolCall: countToolCall,
+      });
+
+      const request = webRequest(req, text);
+      if (!(await isLegacyRequest(request, body))) {
+        calls.set(request, call(MODERN_PROTOCOL_VERSION));
+        return sendResponse(reply, await modern.fetch(request, { parsedBody: body }), id);
       }
+      // An unknown revision is left to the transport, which refuses it with the list it speaks.
+      const version = legacyVersionOf(req) ?? DEFAULT_PROTOCOL_VERSION;
+      if (Array.isArray(body)) {
+        // A batch without the header comes from a 2025-03-26 client (later ones send the header and no
+        // batches); a batch naming a later revision is refused.
+        const batchVersion = req.headers['mcp-protocol-version'] === undefined ? '2025-03-26' : version;
+        if (!allowsBatches(batchVersion)) {
+          return sendRpcError(
+            reply,
+            400,
+            null,
+            RPC.invalidRequest,
+            `batches were removed after protocol revision 2025-03-26; send one JSON-RPC message per POST`,
+          );
+        }
+        return sendResponse(reply, await serveLegacy(request, call(batchVersion)), null);
+      }
+      return sendResponse(reply, await serveLegacy(request, call(version)), id);
     });
   });
+}
+
+/**
+ * Builds the modern handler without the SDK's console notice about JSON mode dropping mid-call
+ * notifications: this server sends none (every answer is one result), so the notice would only mislead
+ * whoever reads the server's output.
+ */
+function quietly<T>(make: () => T): T {
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    return make();
+  } finally {
+    console.warn = warn;
+  }
 }

@@ -13,7 +13,13 @@ export interface ToolDefinition {
   description: string;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
-  annotations: { title: string; readOnlyHint: boolean; openWorldHint: boolean };
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    idempotentHint: boolean;
+    destructiveHint?: boolean;
+    openWorldHint: false;
+  };
 }
 
 export interface CallToolResult {
@@ -46,10 +52,34 @@ function toolOf(op: OperationSpec): Tool {
     description,
     inputSchema: input.schema,
     outputSchema: toolOutputSchema(op),
-    // GET operations only read; the others may charge the quota or change a session.
-    annotations: { title: op.summary, readOnlyHint: op.method === 'GET', openWorldHint: false },
+    annotations: annotationsOf(op),
   };
   return { definition, takesRequestId: input.takesRequestId };
+}
+
+/**
+ * Whether an operation changes state a later call sees: POSTs on diagnostic sessions (start, respond,
+ * undo, close). Every other operation is a look-up: it reads the bundle (and may charge a unit, which
+ * hosts need not confirm), so a repeat with the same arguments answers the same.
+ */
+function changesSession(op: OperationSpec): boolean {
+  return op.method === 'POST' && /\/diagnostic-sessions(\/|$)/.test(op.path);
+}
+
+/**
+ * Hints for hosts deciding whether to ask before a call: look-ups are read-only and idempotent; session
+ * steps are neither, and not destructive (a session keeps its history; undo steps back). No tool reaches
+ * beyond the bundle and the account (openWorldHint false).
+ */
+export function annotationsOf(op: OperationSpec): ToolDefinition['annotations'] {
+  const writes = changesSession(op);
+  return {
+    title: op.summary,
+    readOnlyHint: !writes,
+    idempotentHint: !writes,
+    ...(writes ? { destructiveHint: false } : {}),
+    openWorldHint: false,
+  };
 }
 
 /**
@@ -141,7 +171,10 @@ export class ToolCatalog {
 function restInstance(op: OperationSpec, args: Record<string, unknown>): string {
   return op.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (param, name: string) => {
     const value = args[name];
-    return typeof value === 'string' || typeof value === 'number' ? encodeURIComponent(String(value)) : param;
+    // A lone surrogate has no URL form (encodeURIComponent throws); the input schema refuses it anyway.
+    return typeof value === 'string' || typeof value === 'number'
+      ? encodeURIComponent(String(value).replace(/\p{Cs}/gu, '\uFFFD'))
+      : param;
   });
 }
 

@@ -1,7 +1,7 @@
 import { fold } from '../text/normalise.js';
 import { CONCEPTS } from './glossary-terms.js';
 import { stem } from './stemmers.js';
-import { LANGUAGES, type Language, STOP_WORDS } from './stopwords.js';
+import { type Language, STOP_WORDS } from './stopwords.js';
 import { hasDigit, type WordPart, wordParts } from './tokens.js';
 
 /**
@@ -51,17 +51,25 @@ function buildTable(lang: Language): PhraseTable {
   return { phrases, starts, maxWords };
 }
 
-const tables = Object.fromEntries(LANGUAGES.map((lang) => [lang, buildTable(lang)])) as Record<
-  Language,
-  PhraseTable
->;
+// Built per language on first use: a look-up that never analyses text (most terminal commands) should
+// not pay for stemming the whole glossary at start-up.
+const tables = new Map<Language, PhraseTable>();
+
+function tableOf(lang: Language): PhraseTable {
+  let table = tables.get(lang);
+  if (!table) {
+    table = buildTable(lang);
+    tables.set(lang, table);
+  }
+  return table;
+}
 
 /**
  * Adds the concepts named in a stem sequence: every glossary phrase of the language found in it, of any
  * length, overlapping ones included ("water pressure" gives water-pressure, water and pressure).
  */
 export function collectConcepts(stems: readonly string[], lang: Language, out: string[]): void {
-  const { phrases, starts, maxWords } = tables[lang];
+  const { phrases, starts, maxWords } = tableOf(lang);
   for (let i = 0; i < stems.length; i++) {
     const single = phrases.get(stems[i]!);
     if (single) out.push(...single);
@@ -77,7 +85,7 @@ export function collectConcepts(stems: readonly string[], lang: Language, out: s
 
 /** The concepts of one stem (a word or a compound part). */
 export function conceptsOfStem(stemmed: string, lang: Language): readonly string[] {
-  return tables[lang].phrases.get(stemmed) ?? [];
+  return tableOf(lang).phrases.get(stemmed) ?? [];
 }
 
 /** Concepts named by a text in a language, for inspection and tests. */

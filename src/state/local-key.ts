@@ -42,7 +42,8 @@ export function curlExample(
 ): string {
   const body = JSON.stringify(example).replace(/'/g, "'\\''");
   return (
-    `curl -s ${baseUrl}/v1/diagnostic -H 'Authorization: Bearer ${secret}' ` +
+    // Double quotes around the header: a key given as $HEATSOURCE_API_KEY is expanded by the shell.
+    `curl -s ${baseUrl}/v1/diagnostic -H "Authorization: Bearer ${secret}" ` +
     `-H 'Content-Type: application/json' -d '${body}'`
   );
 }

@@ -92,6 +92,50 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 3,
+    name: 'account holders, invitations, console sessions, sign-in throttling',
+    sql: `
+      -- Tokens (invitations, sessions) are stored as SHA-256 hashes: a copy of this file lets no one in.
+      CREATE TABLE account_holders (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        email TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX account_holders_account ON account_holders(account_id);
+      CREATE TABLE invitations (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        email TEXT NOT NULL,
+        token_hash BLOB NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      );
+      CREATE TABLE console_sessions (
+        token_hash BLOB PRIMARY KEY,
+        holder_id TEXT NOT NULL REFERENCES account_holders(id),
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      );
+      CREATE INDEX console_sessions_holder ON console_sessions(holder_id);
+      CREATE TABLE sign_in_failures (
+        scope TEXT NOT NULL,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX sign_in_failures_scope ON sign_in_failures(scope, at);
+    `,
+  },
+  {
+    version: 4,
+    name: 'the process holding an in-flight idempotency record',
+    sql: `
+      -- Named so that a server starting after a crash can release the keys its dead predecessor held.
+      ALTER TABLE idempotency_records ADD COLUMN owner TEXT;
+    `,
+  },
+  {
+    version: 5,
     name: 'change stamps and shared rate-limit windows',
     sql: `
       -- Bumped by every revocation or account change, and polled by every process sharing the file, so

@@ -1,9 +1,19 @@
 import pg from 'pg';
 import { AuthCache, type AuthResult, keyVerdict } from './auth-cache.js';
+import type {
+  AccountHolder,
+  AccountHolderWithPassword,
+  ConsoleSessionInfo,
+  DailyUsage,
+  HolderStore,
+  Invitation,
+} from './holders.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
 import type { Migration } from './migrations.js';
 import { periodOf } from './period.js';
+import { PgHolders } from './pg-holders.js';
 import { checkSchemaName, migratePg, PG_MIGRATIONS } from './pg-migrations.js';
+import { ownerGone, processOwner } from './process-owner.js';
 import {
   DEFAULT_RATE_LIMIT,
   IDEMPOTENCY_TTL_MS,
@@ -47,6 +57,8 @@ export interface PgStateOptions {
   schema?: string;
   /** Overrides the URL's `?pool_max=` parameter (default 10 connections). */
   poolMax?: number;
+  /** Who holds the in-flight idempotency records this store writes; this process by default. */
+  owner?: string;
 }
 
 type CompleteInput = Parameters<StateStore['complete']>[0];
@@ -106,6 +118,8 @@ export class PgStateStore implements StateStore {
   private closed = false;
   private relisten?: NodeJS.Timeout;
   private flushRun?: Promise<void>;
+  private holderGroup?: PgHolders;
+  private readonly owner: string;
   private readonly pending: {
     input: CompleteInput;
     resolve: (o: CompleteOutcome) => void;
@@ -117,6 +131,7 @@ export class PgStateStore implements StateStore {
     options: PgStateOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.owner = options.owner ?? processOwner();
     this.auth = new AuthCache(this.now);
     this.schema = connection.schema;
     this.pool = new pg.Pool({
@@ -414,9 +429,9 @@ export class PgStateStore implements StateStore {
       // The primary key decides: of the requests inserting the same key at once, one inserts and the
       // others wait for its commit, then read the row it wrote.
       const inserted = await c.query(
-        `INSERT INTO idempotency_records (scope, key, fingerprint, state, created_at, expires_at)
-         VALUES ($1, $2, $3, 'in_flight', $4, $5) ON CONFLICT (scope, key) DO NOTHING`,
-        [ref.scope, ref.key, fingerprint, now, now + IDEMPOTENCY_TTL_MS],
+        `INSERT INTO idempotency_records (scope, key, fingerprint, state, created_at, expires_at, owner)
+         VALUES ($1, $2, $3, 'in_flight', $4, $5, $6) ON CONFLICT (scope, key) DO NOTHING`,
+        [ref.scope, ref.key, fingerprint, now, now + IDEMPOTENCY_TTL_MS, this.owner],
       );
       if (inserted.rowCount === 1) return { kind: 'started' };
       const row = (
@@ -427,29 +442,30 @@ export class PgStateStore implements StateStore {
           response_body: string | null;
           created_at: number;
           expires_at: number;
+          owner: string | null;
         }>('SELECT * FROM idempotency_records WHERE scope = $1 AND key = $2 FOR UPDATE', [ref.scope, ref.key])
       ).rows[0];
       if (!row || row.expires_at <= now) {
         // Abandoned or expired meanwhile: this request starts it afresh.
         await c.query(
-          `INSERT INTO idempotency_records (scope, key, fingerprint, state, created_at, expires_at)
-           VALUES ($1, $2, $3, 'in_flight', $4, $5)
+          `INSERT INTO idempotency_records (scope, key, fingerprint, state, created_at, expires_at, owner)
+           VALUES ($1, $2, $3, 'in_flight', $4, $5, $6)
            ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_flight',
              response_status = NULL, response_body = NULL, created_at = excluded.created_at,
-             expires_at = excluded.expires_at`,
-          [ref.scope, ref.key, fingerprint, now, now + IDEMPOTENCY_TTL_MS],
+             expires_at = excluded.expires_at, owner = excluded.owner`,
+          [ref.scope, ref.key, fingerprint, now, now + IDEMPOTENCY_TTL_MS, this.owner],
         );
         return { kind: 'started' };
       }
       if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
       if (row.state === 'done')
         return { kind: 'replay', status: row.response_status!, body: row.response_body! };
-      if (now - row.created_at < IN_FLIGHT_LEASE_MS) return { kind: 'in_flight' };
-      await c.query('UPDATE idempotency_records SET created_at = $1 WHERE scope = $2 AND key = $3', [
-        now,
-        ref.scope,
-        ref.key,
-      ]);
+      // A lease of a process known to be gone (same host, see process-owner.ts) is taken over at once.
+      if (now - row.created_at < IN_FLIGHT_LEASE_MS && !ownerGone(row.owner)) return { kind: 'in_flight' };
+      await c.query(
+        'UPDATE idempotency_records SET created_at = $1, owner = $2 WHERE scope = $3 AND key = $4',
+        [now, this.owner, ref.scope, ref.key],
+      );
       return { kind: 'started' };
     });
   }
@@ -659,6 +675,76 @@ export class PgStateStore implements StateStore {
       "DELETE FROM idempotency_records WHERE scope = $1 AND key = $2 AND state = 'in_flight'",
       [ref.scope, ref.key],
     );
+  }
+
+  async reclaimAbandonedIdempotency(): Promise<number> {
+    const { rows } = await this.pool.query<{ owner: string }>(
+      "SELECT DISTINCT owner FROM idempotency_records WHERE state = 'in_flight' AND owner IS NOT NULL",
+    );
+    let released = 0;
+    for (const { owner } of rows) {
+      if (!ownerGone(owner)) continue;
+      const r = await this.pool.query(
+        "DELETE FROM idempotency_records WHERE state = 'in_flight' AND owner = $1",
+        [owner],
+      );
+      released += r.rowCount ?? 0;
+    }
+    return released;
+  }
+
+  // The account holders' group (HolderStore): pg-holders.ts, over this store's pool and transactions.
+  private get holders_(): PgHolders {
+    this.holderGroup ??= new PgHolders(this.pool, (run) => this.tx(run), this.now);
+    return this.holderGroup;
+  }
+
+  createInvitation(input: Parameters<HolderStore['createInvitation']>[0]): Promise<Invitation> {
+    return this.holders_.createInvitation(input);
+  }
+
+  openInvitation(tokenHash: Buffer): Promise<Invitation | undefined> {
+    return this.holders_.openInvitation(tokenHash);
+  }
+
+  acceptInvitation(tokenHash: Buffer, passwordHash: string): Promise<AccountHolder | undefined> {
+    return this.holders_.acceptInvitation(tokenHash, passwordHash);
+  }
+
+  holderByEmail(email: string): Promise<AccountHolderWithPassword | undefined> {
+    return this.holders_.holderByEmail(email);
+  }
+
+  holders(accountId: string): Promise<AccountHolder[]> {
+    return this.holders_.holders(accountId);
+  }
+
+  createConsoleSession(input: Parameters<HolderStore['createConsoleSession']>[0]): Promise<void> {
+    return this.holders_.createConsoleSession(input);
+  }
+
+  consoleSession(tokenHash: Buffer): Promise<ConsoleSessionInfo | undefined> {
+    return this.holders_.consoleSession(tokenHash);
+  }
+
+  deleteConsoleSession(tokenHash: Buffer): Promise<void> {
+    return this.holders_.deleteConsoleSession(tokenHash);
+  }
+
+  recordSignInFailure(scopes: string[]): Promise<void> {
+    return this.holders_.recordSignInFailure(scopes);
+  }
+
+  signInFailures(scope: string, since: string): Promise<number> {
+    return this.holders_.signInFailures(scope, since);
+  }
+
+  clearSignInFailures(scope: string): Promise<void> {
+    return this.holders_.clearSignInFailures(scope);
+  }
+
+  dailyUsage(accountId: string, period: string): Promise<DailyUsage[]> {
+    return this.holders_.dailyUsage(accountId, period);
   }
 
   async purgeExpiredIdempotency(): Promise<number> {

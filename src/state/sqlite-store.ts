@@ -2,9 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { AuthCache, type AuthResult, keyVerdict } from './auth-cache.js';
+import type {
+  AccountHolder,
+  AccountHolderWithPassword,
+  ConsoleSessionInfo,
+  DailyUsage,
+  Invitation,
+} from './holders.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
 import { MIGRATIONS, type Migration, migrate } from './migrations.js';
-import { periodOf } from './period.js';
+import { periodByName, periodOf } from './period.js';
+import { ownerGone, processOwner } from './process-owner.js';
 import {
   DEFAULT_RATE_LIMIT,
   IDEMPOTENCY_TTL_MS,
@@ -13,6 +21,7 @@ import {
   quotaStatus,
 } from './quota.js';
 import { type RateLimiter, rateDecision, rateWindowSql } from './rate-limit.js';
+import { SqliteHolders } from './sqlite-holders.js';
 import type {
   Account,
   ApiKey,
@@ -42,6 +51,8 @@ export interface SqliteStateOptions {
   /** Milliseconds since the epoch; tests move time. */
   now?: () => number;
   migrations?: Migration[];
+  /** Who holds the in-flight idempotency records this store writes; this process by default. */
+  owner?: string;
 }
 
 type CompleteInput = Parameters<StateStore['complete']>[0];
@@ -57,6 +68,7 @@ interface IdempotencyRow {
   response_body: string | null;
   created_at: number;
   expires_at: number;
+  owner: string | null;
 }
 
 /** The embedded state store: one SQLite file in WAL mode, every statement prepared once. */
@@ -66,6 +78,7 @@ export class SqliteStateStore implements StateStore {
   private readonly auth: AuthCache;
   private changesPoll?: NodeJS.Timeout;
   private lastStamp = 0;
+  private readonly owner: string;
   private readonly pending: {
     input: CompleteInput;
     resolve: (o: CompleteOutcome) => void;
@@ -74,6 +87,7 @@ export class SqliteStateStore implements StateStore {
   private readonly completeGroup;
   private readonly s;
   private sessionStatements?: ReturnType<SqliteStateStore['prepareSessionStatements']>;
+  private holderStatements?: SqliteHolders;
 
   constructor(
     readonly file: string,
@@ -81,6 +95,7 @@ export class SqliteStateStore implements StateStore {
   ) {
     this.now = options.now ?? Date.now;
     this.auth = new AuthCache(this.now);
+    this.owner = options.owner ?? processOwner();
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -127,15 +142,22 @@ export class SqliteStateStore implements StateStore {
         'SELECT operation, used AS units FROM usage_counters WHERE account_id = ? AND period = ? ORDER BY operation',
       ),
       idem: db.prepare(
-        'SELECT fingerprint, state, response_status, response_body, created_at, expires_at FROM idempotency_records WHERE scope = ? AND key = ?',
+        'SELECT fingerprint, state, response_status, response_body, created_at, expires_at, owner FROM idempotency_records WHERE scope = ? AND key = ?',
       ),
       idemInsert: db.prepare(
-        `INSERT INTO idempotency_records (scope, key, fingerprint, state, created_at, expires_at)
-         VALUES (?, ?, ?, 'in_flight', ?, ?)
+        `INSERT INTO idempotency_records (scope, key, fingerprint, state, created_at, expires_at, owner)
+         VALUES (?, ?, ?, 'in_flight', ?, ?, ?)
          ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'in_flight',
-           response_status = NULL, response_body = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+           response_status = NULL, response_body = NULL, created_at = excluded.created_at,
+           expires_at = excluded.expires_at, owner = excluded.owner`,
       ),
-      idemTakeOver: db.prepare('UPDATE idempotency_records SET created_at = ? WHERE scope = ? AND key = ?'),
+      idemTakeOver: db.prepare(
+        'UPDATE idempotency_records SET created_at = ?, owner = ? WHERE scope = ? AND key = ?',
+      ),
+      idemOwners: db.prepare(
+        "SELECT DISTINCT owner FROM idempotency_records WHERE state = 'in_flight' AND owner IS NOT NULL",
+      ),
+      idemReleaseOwner: db.prepare("DELETE FROM idempotency_records WHERE state = 'in_flight' AND owner = ?"),
       idemDone: db.prepare(
         `UPDATE idempotency_records SET state = 'done', response_status = ?, response_body = ?
          WHERE scope = ? AND key = ? AND state = 'in_flight'`,
@@ -353,11 +375,12 @@ export class SqliteStateStore implements StateStore {
           if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
           if (row.state === 'done')
             return { kind: 'replay', status: row.response_status!, body: row.response_body! };
-          if (now - row.created_at < IN_FLIGHT_LEASE_MS) return { kind: 'in_flight' };
-          this.s.idemTakeOver.run(now, ref.scope, ref.key);
+          if (now - row.created_at < IN_FLIGHT_LEASE_MS && !ownerGone(row.owner))
+            return { kind: 'in_flight' };
+          this.s.idemTakeOver.run(now, this.owner, ref.scope, ref.key);
           return { kind: 'started' };
         }
-        this.s.idemInsert.run(ref.scope, ref.key, fingerprint, now, now + IDEMPOTENCY_TTL_MS);
+        this.s.idemInsert.run(ref.scope, ref.key, fingerprint, now, now + IDEMPOTENCY_TTL_MS, this.owner);
         return { kind: 'started' };
       })
       .immediate();
@@ -473,8 +496,75 @@ export class SqliteStateStore implements StateStore {
     this.s.idemDelete.run(ref.scope, ref.key);
   }
 
+  async reclaimAbandonedIdempotency(): Promise<number> {
+    let released = 0;
+    for (const { owner } of this.s.idemOwners.all() as { owner: string }[]) {
+      if (ownerGone(owner)) released += this.s.idemReleaseOwner.run(owner).changes;
+    }
+    return released;
+  }
+
   async purgeExpiredIdempotency(): Promise<number> {
     return this.s.idemPurge.run(this.now()).changes;
+  }
+
+  // The account holders' group (HolderStore), prepared on first use like the sessions' statements.
+  private get holders_(): SqliteHolders {
+    this.holderStatements ??= new SqliteHolders(this.db, this.now);
+    return this.holderStatements;
+  }
+
+  createInvitation(input: {
+    account_id: string;
+    email: string;
+    token_hash: Buffer;
+    expires_at: string;
+  }): Promise<Invitation> {
+    return this.holders_.createInvitation(input);
+  }
+
+  openInvitation(tokenHash: Buffer): Promise<Invitation | undefined> {
+    return this.holders_.openInvitation(tokenHash);
+  }
+
+  acceptInvitation(tokenHash: Buffer, passwordHash: string): Promise<AccountHolder | undefined> {
+    return this.holders_.acceptInvitation(tokenHash, passwordHash);
+  }
+
+  holderByEmail(email: string): Promise<AccountHolderWithPassword | undefined> {
+    return this.holders_.holderByEmail(email);
+  }
+
+  holders(accountId: string): Promise<AccountHolder[]> {
+    return this.holders_.holders(accountId);
+  }
+
+  createConsoleSession(input: { token_hash: Buffer; holder_id: string; expires_at: string }): Promise<void> {
+    return this.holders_.createConsoleSession(input);
+  }
+
+  consoleSession(tokenHash: Buffer): Promise<ConsoleSessionInfo | undefined> {
+    return this.holders_.consoleSession(tokenHash);
+  }
+
+  deleteConsoleSession(tokenHash: Buffer): Promise<void> {
+    return this.holders_.deleteConsoleSession(tokenHash);
+  }
+
+  recordSignInFailure(scopes: string[]): Promise<void> {
+    return this.holders_.recordSignInFailure(scopes);
+  }
+
+  signInFailures(scope: string, since: string): Promise<number> {
+    return this.holders_.signInFailures(scope, since);
+  }
+
+  clearSignInFailures(scope: string): Promise<void> {
+    return this.holders_.clearSignInFailures(scope);
+  }
+
+  dailyUsage(accountId: string, period: string): Promise<DailyUsage[]> {
+    return this.holders_.dailyUsage(accountId, period);
   }
 
   private quotaOf(account: Account, periodName: string, used?: number): QuotaStatus {

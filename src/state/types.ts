@@ -1,3 +1,5 @@
+import type { HolderStore } from './holders.js';
+
 /**
  * The state store: accounts, API keys, the usage ledger with per-period quota, and idempotency records.
  * Every method is asynchronous so that a networked store (PostgreSQL) can implement the same interface as
@@ -146,7 +148,8 @@ export class IdempotencyCompletedError extends Error {
   }
 }
 
-export interface StateStore {
+/** The methods of the account holders' console (invitations, passwords, sessions) are in HolderStore. */
+export interface StateStore extends HolderStore {
   /** Fails when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -192,6 +195,13 @@ export interface StateStore {
   /** Forgets an in-flight record so that the request can be retried with the same key. */
   abandonIdempotent(ref: IdempotencyRef): Promise<void>;
   purgeExpiredIdempotency(): Promise<number>;
+  /**
+   * Releases the in-flight Idempotency-Keys held by server processes that no longer run (killed mid-request),
+   * so that a retry after a restart is served at once instead of answered `idempotency_key_in_use` until
+   * the lease expires. Returns how many were released. A store that cannot tell (owners on other machines)
+   * leaves them to the lease.
+   */
+  reclaimAbandonedIdempotency(): Promise<number>;
 
   session(id: string): Promise<SessionRecord | undefined>;
   /** An account's sessions, most recently changed first, without their models. */

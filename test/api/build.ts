@@ -22,4 +22,6 @@ export function ensureBuilt(): void {
   const sources = Math.max(...['commands', 'src', 'pipeline'].map(newestSource));
   if (fs.existsSync(probe) && fs.statSync(probe).mtimeMs >= sources) return;
   spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
+  // The command manifest describes the compiled commands: a stale one would hide a new flag or command.
+  spawnSync(process.execPath, ['dist/scripts/oclif-manifest.js'], { cwd: ROOT, stdio: 'ignore' });
 }

@@ -72,7 +72,7 @@ describe('heatsource keys and usage', () => {
     }[];
     expect(after[0]?.revoked_at).toBeTruthy();
     expect(after[1]?.revoked_at).toBeNull();
-    expect(cli(['keys', 'revoke', 'key_nope', '--state', state]).code).toBe(1);
+    expect(cli(['keys', 'revoke', 'key_nope', '--state', state]).code).toBe(3);
 
     const usage = JSON.parse(cli(['usage', '--state', state, '--json']).stdout);
     expect(usage[0]).toMatchObject({ account: { name: 'acme' }, quota: { limit: 5, used: 0, remaining: 5 } });

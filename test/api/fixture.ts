@@ -10,7 +10,7 @@ import type { ChunkRecord, ErrorCodeRecord, ExtractedDocument, PageRecord } from
 import { BundleReader } from '../../src/bundle/reader.js';
 import { BrandAliases } from '../../src/catalog/brands.js';
 import type { Sidecar } from '../../src/contract/sidecar.js';
-import { type BuildAppOptions, buildApp } from '../../src/http/app.js';
+import { type BuildAppOptions, buildApp } from '../../src/serve/app.js';
 import { type SqliteStateOptions, SqliteStateStore } from '../../src/state/sqlite-store.js';
 import type { KeyMode } from '../../src/state/types.js';
 

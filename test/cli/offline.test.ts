@@ -28,7 +28,7 @@ describe.concurrent('lookup, offline', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('E9 · Water flow error');
     expect(lines[1]).toContain('Demotherm DT-AW080-M');
-    expect(r.stdout).toContain('│ E9 Water flow error');
+    expect(r.stdout).toContain('│ Code: E9\n  │ Description: Water flow error\n');
     expect(r.stdout).toContain(`Source: ${AQUAFIELD_TITLE}, page 7`);
     expect(r.stdout).toContain(`heatsource snapshot ${AQUAFIELD} 7`);
     expect(r.stdout).not.toMatch(ANSI);
@@ -49,7 +49,7 @@ describe.concurrent('lookup, offline', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /Steps\n {2}1\. Check the strainer\n {5}⚠ Safety: Isolate the power supply first\n {2}2\. Check FS1 continuity/,
+      /Steps\n {2}⚠ Safety: Isolate the power supply first\n {2}1\. Check the strainer\n {2}2\. Check FS1 continuity/,
     );
     expect(r.stdout).toContain('Part: flow switch FS1 (ref. 4711)');
     expect(r.stdout).toContain('Procedure: Alpha Monobloc Service Manual, pages 3–4');
@@ -64,11 +64,17 @@ describe.concurrent('lookup, offline', () => {
     expect(plain.stdout).toBe(coloured.stdout.replace(/\x1b\[[0-9;]*m/g, ''));
   });
 
-  it('without a model, lists the models to choose from and exits 3', async () => {
+  it('without a model, answers from the entry its models share', async () => {
     const r = await heatsource(on('lookup', '--brand', 'Demotherm', '--code', 'E9'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('E9 · Water flow error');
+    expect(r.stdout).toContain(`Source: ${AQUAFIELD_TITLE}, page 7`);
+  });
+
+  it('without a model, lists the models to choose from and exits 3 when their manuals differ', async () => {
+    const r = await heatsource(['lookup', '--brand', 'Demotherm', '--code', 'E9', '--bundle', fixture]);
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('Which exact model is printed on the nameplate?');
-    expect(r.stdout).toContain('DT-AW080-M, DT-AW120-M');
   });
 
   it('a typo’d brand suggests the closest known brand and exits 3', async () => {
@@ -94,7 +100,16 @@ describe.concurrent('lookup, offline', () => {
   });
 
   it('--json prints the response body alone, with the same exit status', async () => {
-    const r = await heatsource(on('lookup', '--brand', 'Demotherm', '--code', 'E9', '--json'));
+    const r = await heatsource([
+      'lookup',
+      '--brand',
+      'Demotherm',
+      '--code',
+      'E9',
+      '--json',
+      '--bundle',
+      fixture,
+    ]);
     expect(r.code).toBe(3);
     const body = JSON.parse(r.stdout);
     expect(body.state).toBe('ambiguous');

@@ -90,13 +90,54 @@ describe('heatsource ingest: bad input is reported per file, the rest still inge
     result = ingestJson([corpus, '--bundle', bundle, '--no-snapshots']);
   });
 
-  it('writes the bundle from the valid manuals and exits 0', () => {
-    expect(result.status).toBe(0);
+  it('writes the bundle from the valid manuals and exits 7, done in part', () => {
+    expect(result.status).toBe(7);
     expect(result.report.written).toBe(true);
     // Files are taken in path order, so "good-copy.pdf" comes first and "good.pdf" is its duplicate.
     expect(fileResult(result.report, 'good-copy.pdf').status).toBe('ingested');
     expect(fileResult(result.report, 'good-copy.pdf').error_codes).toBeGreaterThanOrEqual(3);
-    expect(runCli(['bundle', 'verify', bundle]).status).toBe(0);
+    const verify = runCli(['bundle', 'verify', bundle]);
+    expect(verify.status).toBe(0);
+    // Built with --no-snapshots: a fact, never a pass.
+    expect(verify.stdout).toContain(
+      '– every page has a snapshot: not checked, the bundle was built without snapshots',
+    );
+    expect(verify.stdout).not.toContain('✓ every page has a snapshot');
+  });
+
+  it('keeps the previous version of a manual whose new copy is broken, and names what the bundle lost', async () => {
+    const copy = path.join(tmp, 'shrunk.bundle');
+    fs.copyFileSync(bundle, copy);
+    const ids = (file: string) =>
+      (
+        JSON.parse(runCli(['bundle', 'info', file, '--json']).stdout) as { documents: { id: string }[] }
+      ).documents
+        .map((d) => d.id)
+        .sort();
+    expect(ids(copy)).toContain('good-copy');
+    // good-copy.pdf is now broken, no-sidecar.pdf is gone from the folder, and one new broken file.
+    const next = path.join(tmp, 'broken-upload');
+    writeManual(
+      next,
+      'good-copy',
+      Buffer.from('%PDF-1.7\ntruncated upload\n%%EOF'),
+      sidecarYaml(VALID_SIDECAR),
+    );
+    writeManual(next, 'corrupt', Buffer.from('%PDF-1.7\nnot a pdf\n%%EOF'), sidecarYaml(VALID_SIDECAR));
+    const fresh = await renderPdf({ title: 'Another manual', pages: manualPages('another manual') });
+    writeManual(next, 'another', fresh, sidecarYaml(VALID_SIDECAR));
+    const r = runCli(['ingest', next, '--bundle', copy, '--no-snapshots']);
+    expect(r.status, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(
+      /✗ good-copy\.pdf: .*\(the previous version of good-copy is kept in the bundle\)/,
+    );
+    expect(r.stderr).toMatch(/✗ corrupt\.pdf: /);
+    expect(r.stderr).toMatch(
+      /the new bundle no longer holds 1 document\(s\) of the previous one: no-sidecar/,
+    );
+    expect(r.stdout).toMatch(/2 failed \(1 kept their previous version\)/);
+    expect(ids(copy)).toEqual(['another', 'good-copy']);
+    expect(runCli(['bundle', 'verify', copy]).status).toBe(0);
   });
 
   it('reports a duplicate document', () => {

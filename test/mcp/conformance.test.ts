@@ -7,7 +7,7 @@ import { ensureBuilt, ROOT } from '../api/build.js';
 const SKIP = process.env.HEATSOURCE_SKIP_CONFORMANCE === '1';
 if (SKIP) {
   console.warn(
-    'MCP conformance suite skipped: HEATSOURCE_SKIP_CONFORMANCE=1 (it installs node@24 and ' +
+    'MCP conformance suite skipped: HEATSOURCE_SKIP_CONFORMANCE=1 (it installs node@24, Inspector and ' +
       '@modelcontextprotocol/conformance from the npm registry; run .ci/mcp-conformance.sh to run it alone)',
   );
 }
@@ -35,7 +35,7 @@ describe.skipIf(SKIP)('the official MCP conformance suite', () => {
       const { status, output } = await run(path.join(ROOT, '.ci', 'mcp-conformance.sh'), {
         ...process.env,
         HEATSOURCE_CONFORMANCE_BUILD: '0',
-        // The suite and node@24 are kept between runs; the script installs them when missing.
+        // The suite, Inspector and node@24 are kept between runs; the script installs them when missing.
         HEATSOURCE_CONFORMANCE_TOOLS: path.join(os.tmpdir(), 'heatsource-mcp-conformance-tools'),
       });
       expect(status, output).toBe(0);
@@ -45,8 +45,16 @@ describe.skipIf(SKIP)('the official MCP conformance suite', () => {
         'tools-list',
         'resources-list',
         'dns-rebinding-protection',
+        'prompts-list',
+        'completion-complete',
       ]) {
         expect(output).toMatch(new RegExp(`^PASS +${scenario}$`, 'm'));
+      }
+      // MCP Inspector's CLI lists the tools and calls one in each protocol era.
+      for (const era of ['modern', 'auto', 'legacy']) {
+        for (const method of ['tools/list', 'tools/call']) {
+          expect(output).toMatch(new RegExp(`^INSPECTOR +${era} ${method} OK$`, 'm'));
+        }
       }
       expect(output).toMatch(/unexpected failures: 0, stale entries: 0, suite exit status: 0/);
     },

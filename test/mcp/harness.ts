@@ -5,8 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ensureDemoBundle } from '../../pipeline/ingest/demo.js';
 import type { OperationSpec } from '../../src/contract/operations.js';
-import type { BuildAppOptions } from '../../src/http/app.js';
 import { type McpRoutesOptions, mcpRoutes } from '../../src/mcp/index.js';
+import type { BuildAppOptions } from '../../src/serve/app.js';
 import { type TestApi, testApi } from '../api/fixture.js';
 
 const CACHE = path.join(os.tmpdir(), 'heatsource-mcp-tests', 'demo.bundle');

@@ -9,13 +9,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const corpus = path.resolve(root, '../shared/corpus');
 const answers = path.resolve(root, '../shared/eval/answers');
 const present = fs.existsSync(corpus) && fs.existsSync(answers);
-if (!present)
-  console.warn(`extraction quality: skipped, no corpus or answer keys at ${corpus} and ${answers}`);
+if (!present) console.warn(`answer quality: skipped, no corpus or answer keys at ${corpus} and ${answers}`);
 
 /** Percent figures may drop by this many points before the test fails; the meaning mean (0..1) by 0.02. */
 const TOLERANCE = 2;
 
-describe.skipIf(!present)('extraction quality on the real corpus', () => {
+describe.skipIf(!present)('answer quality on the real corpus', () => {
   it('stays within 2 points of every overall figure recorded in BENCHMARKS.md', async () => {
     const recorded = parseRecordedFigures(fs.readFileSync(path.join(root, 'BENCHMARKS.md'), 'utf8'));
     expect(
@@ -23,12 +22,9 @@ describe.skipIf(!present)('extraction quality on the real corpus', () => {
       'BENCHMARKS.md has an "## Extraction quality" section with its JSON figures',
     ).toBeDefined();
     const report = await measureQuality({ corpus, answers });
-    if (fs.existsSync(path.join(root, 'src/engine/search.ts'))) expect(report.search).toBe('measured');
-    const searchFigures = new Set<keyof Figures>(['hit1', 'hit3']);
     for (const [key, was] of Object.entries(recorded!) as [keyof Figures, number | null][]) {
       const now = report.overall[key];
       if (was === null) continue;
-      if (searchFigures.has(key) && report.search === 'absent') continue;
       const tolerance = key === 'meaningMean' ? TOLERANCE / 100 : TOLERANCE;
       expect(now, `${key}: now ${now}, recorded ${was}`).not.toBeNull();
       expect(now!, `${key}: now ${now}, recorded ${was}`).toBeGreaterThanOrEqual(was - tolerance);

@@ -266,14 +266,18 @@ describe('timeouts and cancellation', () => {
 });
 
 describe('the endpoint table', () => {
-  it('covers every operation of the contract with the same method, path and idempotency', () => {
-    const shape = (p: string) => p.replace(/:[a-z_]+/g, ':');
-    const endpoints = Object.values(ENDPOINTS);
+  it('is the contract’s list of operations: one endpoint and one client method per operation', () => {
+    const byOperation = new Map(Object.entries(ENDPOINTS).map(([method, e]) => [e.operation, { method, e }]));
+    const client = createClient({ baseUrl: 'http://127.0.0.1:9' }) as unknown as Record<string, unknown>;
     for (const op of OPERATIONS) {
-      const e = endpoints.find((x) => x.method === op.method && shape(x.path) === shape(op.path));
-      expect(e, `${op.method} ${op.path} (${op.name}) has no SDK method`).toBeDefined();
-      expect(e?.idempotent, op.name).toBe(op.idempotency !== 'none');
-      expect(e?.response, op.name).toBe(op.response);
+      const found = byOperation.get(op.name as never);
+      expect(found, `${op.name} has no SDK endpoint`).toBeDefined();
+      expect(found!.e).toMatchObject({ method: op.method, path: op.path, response: op.response, auth: true });
+      expect(found!.e.idempotent, op.name).toBe(op.idempotency !== 'none');
+      expect(typeof client[found!.method], found!.method).toBe('function');
     }
+    // The OpenAPI document is the one endpoint that is no operation.
+    expect(Object.keys(ENDPOINTS)).toHaveLength(OPERATIONS.length + 1);
+    expect(ENDPOINTS.openapi).toMatchObject({ operation: null, path: '/v1/openapi.json', auth: false });
   });
 });

@@ -121,6 +121,14 @@ describe('heatsource session, offline', () => {
     expect(unknown.history[1]!.value).toEqual({ unknown: true });
     const undone = parsed<Session>(await cli(['session', 'undo', id, ...src, '--json']));
     expect(undone).toEqual(answered);
+    parsed<Session>(await cli(['session', 'undo', id, ...src, '--json']));
+    const nothing = await cli(['session', 'undo', id, ...src]);
+    expect(nothing.status).toBe(6);
+    expect(nothing.stderr.trim().split('\n')).toHaveLength(1);
+    const again = parsed<Session>(
+      await cli(['session', 'respond', id, typed(first, answerFor(first)), ...src, '--json']),
+    );
+    expect(again.history).toHaveLength(1);
 
     const wrong = await cli(['session', 'respond', id, 'not-a-value-of-this-kind', ...src]);
     if (answered.next_action!.expected.type !== 'text') {
@@ -131,7 +139,8 @@ describe('heatsource session, offline', () => {
     const closed = parsed<Session>(await cli(['session', 'close', id, ...src, '--json']));
     expect(closed.status).toBe('closed');
     const refused = await cli(['session', 'respond', id, '--unknown', ...src, '--json']);
-    expect(refused.status).not.toBe(0);
+    // 6: refused by the session (not 4, which says the source is unreachable).
+    expect(refused.status).toBe(6);
     expect(JSON.parse(refused.stdout)).toMatchObject({ status: 409, code: 'session_closed' });
 
     const summary = parsed<SessionSummary>(await cli(['session', 'summary', id, ...src, '--json']));
@@ -141,6 +150,16 @@ describe('heatsource session, offline', () => {
     const text = await cli(['session', 'summary', id, ...src]);
     expect(text.status).toBe(0);
     expect(text.stdout).toContain('Steps taken');
+    // The answer as the step asked for it: a choice by its label, a number with its unit.
+    expect(summary.path[0]!.expected).toEqual(first.expected);
+    const given = answerFor(first);
+    const label =
+      first.expected.type === 'choice'
+        ? first.expected.choices?.find((c) => c.id === given)?.label
+        : first.expected.type === 'number' && first.expected.unit
+          ? `${given} ${first.expected.unit}`
+          : undefined;
+    if (label) expect(text.stdout).toContain(`→ ${label}`);
     expect(text.stdout).toContain('Alpha Monobloc Service Manual, page');
 
     // --json is the REST body: the same state read through the API answers the same bytes.
@@ -204,7 +223,7 @@ describe('heatsource troubleshoot', () => {
     expect(out).toMatch(/answer with a number from 1 to \d+|answer yes or no|answer with a number/);
     expect(out).toContain('Cause found');
     expect(out).toMatch(/Flow switch or flow sensor faulty \(\d+%\)/);
-    expect(out).toMatch(/is concluded\. Report: heatsource session summary ds_/);
+    expect(out).toMatch(/is concluded\. Report:\n {2}heatsource session summary ds_/);
     // Every answer was echoed after its prompt, so the transcript reads as a dialogue.
     for (const line of lines) expect(out).toContain(`> ${line}`);
   }, 120_000);

@@ -39,6 +39,7 @@ export const RAW_FIXTURE = {
         unit: 'bar',
         nominal: [{ range: [1, 2] }],
         margin: 0.1,
+        plausible: [0, 6],
       },
       {
         id: 'look',

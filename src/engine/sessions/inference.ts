@@ -32,6 +32,12 @@ export function answerWeights(action: ModelAction, value: AnswerValue): number[]
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       throw new InvalidResponseError(`action ${action.id} expects a number (${expected.unit})`);
     }
+    const plausible = expected.plausible_range;
+    if (plausible && (value < plausible[0] || value > plausible[1])) {
+      throw new InvalidResponseError(
+        `action ${action.id}: ${value} ${expected.unit} is not a plausible reading (plausible ${plausible[0]} to ${plausible[1]} ${expected.unit}); check the value and its unit`,
+      );
+    }
     const weights = bandWeights(expected, value);
     return (table?.outcomes ?? []).map((o) => weights[o] ?? 0);
   }

@@ -73,6 +73,8 @@ const NumberQuantity = z
     nominal: z.array(NominalRule).min(1),
     /** Half-width of the soft boundary around each end of the nominal range. */
     margin: z.number().positive(),
+    /** What an instrument can read at all on a working installation; a reading outside is refused. */
+    plausible: z.tuple([z.number(), z.number()]),
     /** Values at or below this fall in the `zero` band (no flow, no current, no voltage). */
     zero: z.number().optional(),
     /** `upper`: only values above the range are abnormal (a deviation); `lower`: only values below. */
@@ -141,6 +143,8 @@ export const Action = z
     reliability: z.number().gt(0).max(1).default(1),
     /** For a repair: probability that it clears the fault when each listed cause is the true one. */
     fixes: z.record(z.string(), z.number().gt(0).max(1)).optional(),
+    /** For a repair: the number quantity it brings back into range; its prompt states that range. */
+    restores: z.string().optional(),
     /** Swaps or opens a part: never proposed while a cheaper check could rule its cause out. */
     replacement: z.boolean().default(false),
     /** A major part: a unit under warranty goes to the manufacturer instead. */
@@ -246,6 +250,9 @@ export const Settings = z
     selection: z
       .object({
         min_gain_bits: z.number().positive(),
+        quick_minutes: z.number().min(0).default(0),
+        glance_minutes: z.number().min(0).default(0),
+        quick_min_gain: z.number().positive().default(0.05),
         /** A check rules a cause out when one of its outcomes has likelihood ratio at most this. */
         rule_out_ratio: z.number().gt(0).lt(1),
       })
@@ -333,6 +340,11 @@ export function checkKnowledgeReferences(k: Knowledge): string[] {
         if (2 * q.margin >= rule.range[1] - rule.range[0]) {
           problems.push(`quantity ${q.id}: margin too wide for range ${rule.range.join('..')}`);
         }
+        if (rule.range[0] < q.plausible[0] || rule.range[1] > q.plausible[1]) {
+          problems.push(
+            `quantity ${q.id}: nominal range ${rule.range.join('..')} is not within its plausible range`,
+          );
+        }
       }
       if (q.baseline) {
         const outcomes = quantityOutcomes(q);
@@ -359,6 +371,8 @@ export function checkKnowledgeReferences(k: Knowledge): string[] {
       problems.push(`action ${a.id}: a repair must list the causes it fixes`);
     }
     if (a.kind !== 'repair' && a.fixes) problems.push(`action ${a.id}: only a repair fixes causes`);
+    if (a.restores !== undefined && quantities.get(a.restores)?.type !== 'number')
+      problems.push(`action ${a.id}: restores ${a.restores}, which is not a number quantity`);
     if (a.kind === 'escalate' && !a.escalation) problems.push(`action ${a.id}: an escalation needs a target`);
     for (const id of Object.keys(a.fixes ?? {})) {
       if (!causes.has(id)) problems.push(`action ${a.id}: fixes unknown cause ${id}`);

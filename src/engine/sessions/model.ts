@@ -5,9 +5,11 @@ import {
   type Cause,
   type EquipmentKind,
   type Knowledge,
+  type Labels,
   type Quantity,
   quantityOutcomes,
 } from './knowledge-schema.js';
+import { manualRange } from './manual-ranges.js';
 import { readStatements } from './statements.js';
 import { anyPhraseOccurs, bestMatches, keywordScore, normaliseText, tokens } from './text-match.js';
 import type {
@@ -16,6 +18,7 @@ import type {
   ModelAction,
   ModelHypothesis,
   OutcomeTable,
+  RangeSource,
   SessionContext,
   SessionInit,
   SessionModel,
@@ -76,6 +79,8 @@ function expectedOf(q: Quantity, context: SessionContext): Expected {
     type: 'number',
     unit: q.unit,
     nominal_range: nominalFor(q, context),
+    range_source: { kind: 'knowledge' },
+    plausible_range: q.plausible,
     margin: q.margin,
     zero: q.zero ?? null,
     sided: q.sided,
@@ -116,6 +121,8 @@ interface ManualHypothesis {
 interface ManualAnalysis {
   /** Knowledge cause id -> citations of the facts that name it. */
   matched: Map<string, Citation[]>;
+  /** Knowledge cause id -> citations of the facts whose steps speak of it (no effect on its prior). */
+  mentioned: Map<string, Citation[]>;
   unmatched: ManualHypothesis[];
   /** Knowledge action id -> citations of the steps that describe it. */
   actionCitations: Map<string, Citation[]>;
@@ -136,6 +143,7 @@ export function sameCitation(a: Citation, b: Citation): boolean {
 
 function analyseManual(facts: ManualFact[], causes: Cause[], actions: Action[]): ManualAnalysis {
   const matched = new Map<string, Citation[]>();
+  const mentioned = new Map<string, Citation[]>();
   const actionCitations = new Map<string, Citation[]>();
   const byText = new Map<string, ManualHypothesis>();
   const unmatched: ManualHypothesis[] = [];
@@ -181,6 +189,8 @@ function analyseManual(facts: ManualFact[], causes: Cause[], actions: Action[]):
 
     for (const step of [...fact.steps].sort((a, b) => a.order - b.order)) {
       if (!step.text.trim()) continue;
+      // A step that names a cause ("points to a blocked circulator") is the page that supports it.
+      for (const cause of bestMatches(causes, step.text)) addCitation(mentioned, cause.id, fact.citation);
       const winners = bestMatches(actions, step.text);
       if (winners.length > 0) {
         for (const action of winners) addCitation(actionCitations, action.id, fact.citation);
@@ -195,7 +205,7 @@ function analyseManual(facts: ManualFact[], causes: Cause[], actions: Action[]):
       }
     }
   });
-  return { matched, unmatched, actionCitations, steps, listedBy };
+  return { matched, mentioned, unmatched, actionCitations, steps, listedBy };
 }
 
 /** Symptoms whose keyword groups all occur in the description, the code and the manual's titles. */
@@ -235,6 +245,58 @@ function statedEvidence(k: Knowledge, init: SessionInit, actions: ModelAction[])
     readable,
   );
   return stated.map((r) => ({ ...r, action_id: readingActionOf(actions, r.quantity)!.id }));
+}
+
+/** A repair's prompt with the range it restores, saying whether the manual or a general figure gives it. */
+function withRange(prompt: Labels, range: [number, number], unit: string, fromManual: boolean): Labels {
+  const [lo, hi] = range;
+  return {
+    en: `${prompt.en} ${fromManual ? 'The manual gives' : 'General figure (the manual gives none):'} ${lo} to ${hi} ${unit}.`,
+    fr: `${prompt.fr} ${fromManual ? 'Le manuel donne' : 'Valeur générale (le manuel n’en donne pas) :'} ${lo} à ${hi} ${unit}.`,
+  };
+}
+
+/**
+ * The nominal ranges the manual's entry for the code states, by quantity: they replace the knowledge's
+ * general figures when they are usable (inside the plausible range, wider than the soft margins).
+ */
+function manualRangesFor(
+  facts: ManualFact[],
+  actions: Action[],
+  quantities: Map<string, Quantity>,
+  model: string,
+  context: SessionContext,
+): Map<string, { range: [number, number]; source: Extract<RangeSource, { kind: 'manual' }> }> {
+  const out = new Map<
+    string,
+    { range: [number, number]; source: Extract<RangeSource, { kind: 'manual' }> }
+  >();
+  if (facts.length === 0) return out;
+  const numbers = [...new Set(actions.map((a) => a.quantity).filter((id): id is string => !!id))]
+    .map((id) => quantities.get(id))
+    .filter((q): q is Extract<Quantity, { type: 'number' }> => q?.type === 'number');
+  for (const q of numbers) {
+    const readers = actions.filter((a) => a.quantity === q.id);
+    const found = manualRange(
+      facts,
+      {
+        unit: q.unit,
+        names: (sentence) => readers.some((a) => anyPhraseOccurs(a.keywords, tokens(sentence))),
+        onlyOfUnit: numbers.filter((o) => o.unit === q.unit).length === 1,
+      },
+      model,
+    );
+    if (!found) continue;
+    const general = nominalFor(q, context);
+    const low = found.low ?? Math.min(general[0], (found.high ?? general[1]) - 4 * q.margin);
+    const high = found.high ?? Math.max(general[1], low + 4 * q.margin);
+    if (low < q.plausible[0] || high > q.plausible[1] || high - low <= 2 * q.margin) continue;
+    out.set(q.id, {
+      range: [low, high],
+      source: { kind: 'manual', citation: found.citation, text: found.text, stated: [found.low, found.high] },
+    });
+  }
+  return out;
 }
 
 export function sessionId(knowledge: Knowledge, init: SessionInit): string {
@@ -295,7 +357,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       source: (manual.matched.has(c.id) ? 'manual' : 'knowledge') as 'manual' | 'knowledge',
       prior: ((1 - residualPrior) * weights.get(c.id)!) / total,
       remedy: c.remedy,
-      citations: manual.matched.get(c.id) ?? [],
+      citations: manual.matched.get(c.id) ?? manual.mentioned.get(c.id) ?? [],
     })),
     ...manual.unmatched.map((m) => ({
       ...m.hypothesis,
@@ -316,12 +378,28 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
   const affected = new Set<string>();
   for (const c of causes) for (const q of Object.keys(c.effects)) affected.add(q);
 
+  const sourcedRanges = manualRangesFor(facts, actions, quantities, init.model, context);
   const modelActions: ModelAction[] = actions.map((a) => {
     const q = a.quantity ? quantities.get(a.quantity) : undefined;
     let table: OutcomeTable | null = null;
     let expected: Expected = { type: 'boolean' };
+    const citations = [...(manual.actionCitations.get(a.id) ?? [])];
+    let prompt = a.prompt;
+    const restored = a.restores ? quantities.get(a.restores) : undefined;
+    if (restored?.type === 'number') {
+      const sourced = sourcedRanges.get(restored.id);
+      prompt = withRange(a.prompt, sourced?.range ?? nominalFor(restored, context), restored.unit, !!sourced);
+      if (sourced && !citations.some((c) => sameCitation(c, sourced.source.citation)))
+        citations.push(sourced.source.citation);
+    }
     if (q) {
       expected = expectedOf(q, context);
+      const sourced = sourcedRanges.get(q.id);
+      if (sourced && expected.type === 'number') {
+        expected = { ...expected, nominal_range: sourced.range, range_source: sourced.source };
+        if (!citations.some((c) => sameCitation(c, sourced.source.citation)))
+          citations.push(sourced.source.citation);
+      }
       const baseline = baselineOf(q);
       const rows: Record<string, number[]> = {};
       if (affected.has(q.id)) {
@@ -349,7 +427,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       id: a.id,
       kind: a.kind,
       label: a.label,
-      prompt: a.prompt,
+      prompt,
       source: 'knowledge',
       quantity: q?.id ?? null,
       quantityLabel: q?.label ?? null,
@@ -365,7 +443,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       reliability: a.reliability,
       fixes: Object.fromEntries(Object.entries(a.fixes ?? {}).filter(([id]) => weights.has(id))),
       safety: a.safety ?? null,
-      citations: manual.actionCitations.get(a.id) ?? [],
+      citations,
     };
   });
 
@@ -422,6 +500,9 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       budget: init.budget ?? s.budget_turns,
       minAnswers: s.conclusion.min_answers,
       minGainBits: s.selection.min_gain_bits,
+      quickMinutes: s.selection.quick_minutes,
+      glanceMinutes: s.selection.glance_minutes,
+      quickMinGain: s.selection.quick_min_gain,
       ruleOutRatio: s.selection.rule_out_ratio,
       escalationCost: s.cost.escalation,
     },

@@ -15,6 +15,11 @@ export interface Situation {
   turnsUsed: number;
   /** Answers with a value, initial readings included. */
   answers: number;
+  /**
+   * Estimated chance that the technician can answer the next check (a reading not to hand on site
+   * comes back unknown and teaches nothing): a check's worth is discounted by it, a repair's is not.
+   */
+  readable: number;
   warranty: boolean | null;
   /** Repairs answered "the fault cleared", in the order they were carried out. */
   resolvedBy: string[];
@@ -114,12 +119,18 @@ export function expectedRepairCost(model: SessionModel, p: Distribution): number
   return cost;
 }
 
-function expectedCostAfter(model: SessionModel, p: Distribution, action: ModelAction): number {
-  let cost = action.cost;
+/** Expected cost of observing first, then repairing; an unanswered check leaves the beliefs as they are. */
+function expectedCostAfter(
+  model: SessionModel,
+  p: Distribution,
+  action: ModelAction,
+  readable: number,
+): number {
+  let after = 0;
   for (const b of branches(model, p, action)) {
-    if (b.probability > 0) cost += b.probability * expectedRepairCost(model, b.posterior);
+    if (b.probability > 0) after += b.probability * expectedRepairCost(model, b.posterior);
   }
-  return cost;
+  return action.cost + readable * after + (1 - readable) * expectedRepairCost(model, p);
 }
 
 function massOf(p: Distribution, ids: string[]): number {
@@ -196,11 +207,12 @@ function cheapestRepairFirst(
   model: SessionModel,
   p: Distribution,
   repairs: ModelAction[],
+  likelyFix: number,
 ): { action: ModelAction; cost: number } | undefined {
   let best: { action: ModelAction; cost: number } | undefined;
   for (const action of repairs) {
     const likely = model.hypotheses.reduce((sum, h) => sum + (p[h.id] ?? 0) * (action.fixes[h.id] ?? 0), 0);
-    if (likely < LIKELY_FIX || expectedGain(model, p, action) < model.settings.minGainBits) continue;
+    if (likely < likelyFix || expectedGain(model, p, action) < model.settings.minGainBits) continue;
     const cost = expectedCostWithRepair(model, p, action);
     if (!best || cost < best.cost - EPSILON) best = { action, cost };
   }
@@ -368,17 +380,36 @@ export function decide(s: Situation): Decision {
   const repairs = candidates.filter((a) => a.kind === 'repair' && !a.replacement);
   const bestObservation = bestByGainPerCost(model, p, information);
 
+  // What a technician reads in a couple of minutes (a gauge, the display, the air vent) comes before
+  // any work on the installation, when it tells something.
+  // A glance (the gauge, the display) is always worth its minute or two; for the other quick readings
+  // the bar rises as the technician fails to read what is asked: the case may not have it to hand.
+  const quickGain = settings.quickMinGain ?? 1;
+  const glances = information.filter((a) => a.minutes <= (settings.glanceMinutes ?? 0));
+  const quick =
+    bestByGainPerCost(model, p, glances, quickGain) ??
+    bestByGainPerCost(
+      model,
+      p,
+      information.filter((a) => a.minutes <= (settings.quickMinutes ?? 0)),
+      quickGain / s.readable,
+    );
+  if (quick && quick.action.id === bestObservation?.action.id)
+    return { kind: 'ask', actionId: quick.action.id };
+
   // A repair that costs little and clears a likely cause goes first when trying it, then going on,
   // costs less in expectation than observing first (one step of lookahead on the repair sequence).
-  const repairFirst = cheapestRepairFirst(model, p, repairs);
+  // The less the technician can read, the less likely a repair need be to be worth trying first.
+  const repairFirst = quick ? undefined : cheapestRepairFirst(model, p, repairs, 2 * LIKELY_FIX * s.readable);
   if (repairFirst) {
     if (
       !bestObservation ||
-      repairFirst.cost <= expectedCostAfter(model, p, bestObservation.action) + EPSILON
+      repairFirst.cost <= expectedCostAfter(model, p, bestObservation.action, s.readable) + EPSILON
     ) {
       return { kind: 'ask', actionId: repairFirst.action.id };
     }
   }
+  if (quick) return { kind: 'ask', actionId: quick.action.id };
   if (bestObservation) return { kind: 'ask', actionId: bestObservation.action.id };
 
   const fallback = bestByGainPerCost(model, p, repairs);

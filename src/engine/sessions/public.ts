@@ -51,7 +51,15 @@ export function actionPrompt(action: ModelAction, lang: Language): string {
 
 function expectedOf(action: ModelAction, lang: Language): ExpectedResponse {
   const e = action.expected;
-  if (e.type === 'number') return { type: 'number', unit: e.unit, nominal_range: e.nominal_range };
+  if (e.type === 'number') {
+    const out: ExpectedResponse = { type: 'number', unit: e.unit, nominal_range: e.nominal_range };
+    if (e.plausible_range) out.plausible_range = e.plausible_range;
+    if (e.range_source?.kind === 'manual') {
+      const { citation, text: sentence, stated } = e.range_source;
+      out.range_source = { kind: 'manual', citation, excerpt: sentence, stated };
+    } else if (e.range_source) out.range_source = { kind: 'knowledge' };
+    return out;
+  }
   if (e.type === 'choice')
     return { type: 'choice', choices: e.choices.map((c) => ({ id: c.id, label: text(c.label, lang) })) };
   return { type: 'boolean' };
@@ -144,6 +152,7 @@ function historyOf(state: SessionState, lang: Language): SessionHistoryEntry[] {
       kind: action.kind,
       prompt: actionPrompt(action, lang),
       value: 'value' in item.answer ? item.answer.value : { unknown: true as const },
+      expected: expectedOf(action, lang),
       top_hypothesis: { id: top.id, probability: round(top.probability) },
       citations: action.citations,
     };

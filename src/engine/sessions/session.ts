@@ -69,6 +69,8 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
   const quantityReliability = new Map<string, number>();
   let warranty: boolean | null = null;
   let answers = 0;
+  let asked = 0;
+  let unknown = 0;
   const resolvedBy: string[] = [];
 
   const apply = (action: ModelAction, value: AnswerValue) => {
@@ -97,6 +99,10 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
   for (const item of state.history) {
     const action = actionOf(state, item.action_id);
     answered.add(action.id);
+    if (action.kind !== 'repair' && action.kind !== 'escalate') {
+      asked += 1;
+      if (!('value' in item.answer)) unknown += 1;
+    }
     if ('value' in item.answer) apply(action, item.answer.value);
     afterTurn?.(posterior);
   }
@@ -107,6 +113,8 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
     quantityReliability,
     turnsUsed: state.history.length,
     answers,
+    // Laplace's rule on the checks asked so far: how often this technician can read what is asked.
+    readable: (asked - unknown + 1) / (asked + 2),
     warranty,
     resolvedBy,
   };

@@ -66,10 +66,25 @@ export interface ModelHypothesis {
   citations: Citation[];
 }
 
+/** Where a nominal range comes from: the manual's entry for the code (cited), or our general knowledge. */
+export type RangeSource =
+  | {
+      kind: 'manual';
+      citation: Citation;
+      /** The manual's sentence, and the ends it states (a threshold states one). */
+      text: string;
+      stated: [number | null, number | null];
+    }
+  | { kind: 'knowledge' };
+
 export interface ExpectedNumber {
   type: 'number';
   unit: string;
   nominal_range: [number, number];
+  /** Absent in sessions stored before ranges were sourced: then the knowledge's. */
+  range_source?: RangeSource;
+  /** Readings outside are refused (absent in sessions stored before the check existed). */
+  plausible_range?: [number, number];
   margin: number;
   zero: number | null;
   sided: 'both' | 'upper' | 'lower';
@@ -136,6 +151,15 @@ export interface ModelSettings {
   budget: number;
   minAnswers: number;
   minGainBits: number;
+  /**
+   * Readings of at most `quickMinutes` come before any repair when their expected information,
+   * discounted by the chance the technician can answer, reaches `quickMinGain` bits (absent in
+   * sessions stored before the rule existed: then 0 minutes, no quick readings).
+   */
+  quickMinutes?: number;
+  /** Readings of at most this many minutes come before repairs whatever the technician could read. */
+  glanceMinutes?: number;
+  quickMinGain?: number;
   ruleOutRatio: number;
   escalationCost: number;
 }

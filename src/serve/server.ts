@@ -1,11 +1,12 @@
 import { BundleOpenError, BundleReader } from '../bundle/reader.js';
+import { isLoopbackHost } from '../edge/loopback.js';
 import { corpusView } from '../engine/corpus.js';
 import { exampleDiagnostic } from '../engine/examples.js';
-import { curlExample, ensureLocalKey } from '../state/local-key.js';
-import { describeState, openStateStore } from '../state/open.js';
+import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.js';
+import { defaultStatePath, describeState, openStateStore } from '../state/open.js';
 import type { StateStore } from '../state/types.js';
-import { buildApp } from './app.js';
-import { isLoopbackHost } from './loopback.js';
+import { type BuildAppOptions, buildApp } from './app.js';
+import { LogSink } from './log-sink.js';
 
 export interface ServeOptions {
   bundle: string;
@@ -18,6 +19,10 @@ export interface ServeOptions {
   logLevel?: string;
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
   drainMs?: number;
+  /** Further routes (the web console), registered once the API is. */
+  extend?: BuildAppOptions['extend'];
+  /** Lines for the person starting the server, once it listens (after the local key, if any). */
+  afterListen?: (url: string, state: StateStore) => Promise<string[]>;
 }
 
 /** A configuration `serve` refuses, with the reason to show. */
@@ -32,6 +37,8 @@ export interface RunningServer {
   url: string;
   /** Stops accepting requests, waits for those in flight, closes the stores. */
   close(): Promise<void>;
+  /** Settles once the server has been closed (by `close()` or a signal). */
+  closed: Promise<void>;
 }
 
 /**
@@ -64,14 +71,19 @@ export async function startServer(
       `cannot open the state ${describeState(options.state)}: ${(err as Error).message}`,
     );
   }
+  // A server killed mid-request leaves its Idempotency-Keys in flight: released now, a retry is served.
+  const released = await state.reclaimAbandonedIdempotency();
+  const logs = new LogSink(1);
   const app = await buildApp({
     bundle: reader,
     state,
     auth: options.auth,
     cors: options.cors ?? false,
     processMetrics: true,
-    logger: { level: options.logLevel ?? 'info' },
+    logger: { level: options.logLevel ?? 'info', stream: logs },
+    extend: options.extend,
   });
+  if (released > 0) app.log.info({ released }, 'released idempotency keys held by a stopped server');
   const address = await app.listen({ host: options.host, port: options.port });
   const url = address.replace('0.0.0.0', '127.0.0.1');
   notice(
@@ -79,13 +91,21 @@ export async function startServer(
   );
   if (options.auth) {
     const created = await ensureLocalKey(state);
+    const example = exampleDiagnostic(corpusView(reader)) ?? undefined;
     if (created) {
-      const example = exampleDiagnostic(corpusView(reader)) ?? undefined;
       notice(
         `created account "${created.account.name}" with a test key (shown once, only its hash is stored):`,
       );
       notice(`  ${created.secret}`);
       notice(`try it:\n  ${curlExample(url, created.secret, example)}`);
+    } else {
+      // Keys are stored as hashes and cannot be shown again: say how to get a new one, every start.
+      const stateFlag =
+        options.state === defaultStatePath() ? '' : ` --state ${shellWord(describeState(options.state))}`;
+      notice(`a new test key: heatsource keys create --account ${LOCAL_ACCOUNT} --mode test${stateFlag}`);
+      notice(
+        `try it (with the key in HEATSOURCE_API_KEY):\n  ${curlExample(url, '$HEATSOURCE_API_KEY', example)}`,
+      );
     }
   }
   // SIGHUP: the bundle file was replaced (by rename); serve the new one from the next request on.
@@ -113,12 +133,17 @@ export async function startServer(
   };
   process.on('SIGHUP', onHangup);
 
+  if (options.afterListen) for (const line of await options.afterListen(url, state)) notice(line);
   const purge = setInterval(() => {
     state.purgeExpiredIdempotency().catch((err) => app.log.error({ err }, 'idempotency purge failed'));
   }, 10 * 60_000);
   purge.unref();
 
   let closing: Promise<void> | undefined;
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
   const close = () => {
     closing ??= (async () => {
       app.heatsource.draining = true;
@@ -135,18 +160,26 @@ export async function startServer(
       await state.close();
       app.heatsource.services.reader.close();
       for (const old of retired.splice(0)) old.close();
-    })();
+    })().finally(markClosed);
     return closing;
   };
+  // The process exits by the drain deadline whatever happens meanwhile: nothing registered to run at
+  // exit may block (the log sink does not write at exit), and lines a stalled log reader has not taken
+  // by then are lost rather than waited for.
   const onSignal = (signal: NodeJS.Signals) => {
     notice(`${signal}: finishing requests in flight, then stopping`);
+    const deadline = Date.now() + (options.drainMs ?? 10_000);
     const timer = setTimeout(() => {
       notice('requests still in flight after the drain period; stopping anyway');
       process.exit(1);
-    }, options.drainMs ?? 10_000);
+    }, deadline - Date.now());
     timer.unref();
     close().then(
-      () => process.exit(0),
+      async () => {
+        // A second at most for the log reader to take the last lines.
+        await logs.flush(Math.min(1000, Math.max(0, deadline - Date.now())));
+        process.exit(0);
+      },
       (err) => {
         notice(`shutdown failed: ${(err as Error).message}`);
         process.exit(1);
@@ -155,5 +188,10 @@ export async function startServer(
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  return { url, close };
+  return { url, close, closed };
+}
+
+/** A file name as a shell word: quoted only when it needs to be. */
+function shellWord(value: string): string {
+  return /^[\w./:-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }

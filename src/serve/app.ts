@@ -1,20 +1,18 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { BundleReader } from '../bundle/reader.js';
+import { type Authenticator, createAuthenticator } from '../edge/auth.js';
+import { hostName, isLoopbackHost } from '../edge/loopback.js';
+import { HttpMetrics } from '../edge/metrics.js';
+import { clientErrorHandler, frameworkError, installProblemHandlers, sendCode } from '../edge/problem.js';
+import { packageVersion } from '../edge/version.js';
 import { Services } from '../engine/services.js';
+import { restRoutes } from '../http/index.js';
 import { type McpRoutesOptions, mcpRoutes } from '../mcp/index.js';
-import { projectPath } from '../project-path.js';
 import { localAccount } from '../state/local-key.js';
 import type { RateLimiter } from '../state/rate-limit.js';
 import type { StateStore } from '../state/types.js';
-import { type Authenticator, createAuthenticator } from './auth.js';
-import { hostName, isLoopbackHost } from './loopback.js';
-import { HttpMetrics } from './metrics.js';
-import { buildOpenApi } from './openapi.js';
-import { installProblemHandlers, sendCode } from './problem.js';
-import { registerOperations } from './routes.js';
 
 /** What the app is made of, for routes added later (MCP) that must authenticate and call services alike. */
 export interface HeatsourceApp {
@@ -52,33 +50,67 @@ export interface BuildAppOptions {
   services?: Services;
   /** The MCP endpoint (on by default at /mcp); false leaves it out. */
   mcp?: Partial<Omit<McpRoutesOptions, 'services' | 'auth'>> | false;
+  /** Connection time limits; the defaults suit a server reachable by anyone. */
+  timeouts?: Partial<ServerTimeouts>;
   /** Adds routes or hooks once the API is registered. */
   extend?: (app: FastifyInstance, hs: HeatsourceApp) => void | Promise<void>;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-let packageVersion: string | undefined;
-function version(): string {
-  if (!packageVersion) {
-    try {
-      packageVersion = (
-        JSON.parse(fs.readFileSync(projectPath('package.json'), 'utf8')) as { version: string }
-      ).version;
-    } catch {
-      packageVersion = '0.0.0';
-    }
-  }
-  return packageVersion;
+/**
+ * How long a connection may take, so that a client that stalls (headers or body never finished, an idle
+ * socket) cannot hold it open: past `headersMs` or `requestMs` the client gets `408 request_timeout` and
+ * the connection is closed; an idle keep-alive connection is closed after `keepAliveMs`, any socket with
+ * no traffic at all after `idleMs`. Node checks the first two every `checkEveryMs`.
+ */
+export interface ServerTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+  idleMs: number;
+  checkEveryMs: number;
 }
 
-/** The REST API over one bundle and one state store, with problem documents for every error. */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  // Longer than the idle timeout of common load balancers (60 s), so that they close first.
+  keepAliveMs: 72_000,
+  idleMs: 120_000,
+  checkEveryMs: 2_000,
+};
+
+/**
+ * The router refuses longer path parameters before any schema sees them. It is set above every path
+ * parameter's schema maximum so that the operation's schema decides, and REST answers an identifier
+ * exactly as the MCP tool taking the same argument does.
+ */
+export const MAX_PARAM_LENGTH = 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The composition root of the server: the shared edge (request ids, hooks, problem documents, health and
+ * metrics), then each adapter mounted on it (REST, MCP), over one bundle and one state store. The adapters
+ * never import each other; what they share lives in src/edge.
+ */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const reader = typeof options.bundle === 'string' ? new BundleReader(options.bundle) : options.bundle;
   const state = options.state;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+      // Node answers a missing Host with an empty 400 of its own; the onRequest hook below answers it.
+      requireHostHeader: false,
+    },
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.idleMs,
+    clientErrorHandler,
+    frameworkErrors: frameworkError,
     // One line per request is written by the onResponse hook below, with the route and no headers.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -89,7 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Requests arriving while draining get a problem document from the onRequest hook below.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
   const services = options.services ?? new Services(reader, state);
   const metrics = new HttpMetrics({ processMetrics: options.processMetrics });
@@ -128,6 +160,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      reply.header('Connection', 'close');
+      return sendCode(req, reply, 'malformed_request', 'an HTTP/1.1 request needs a Host header');
+    }
     // Without keys the API trusts whoever can reach it, which must be this machine only: a page on
     // another site that rebinds its DNS name to 127.0.0.1 still sends its own name as Host.
     if (
@@ -185,13 +221,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });
-  let openapi: unknown;
-  app.get('/v1/openapi.json', async () => {
-    openapi ??= buildOpenApi(services.operations, { version: version() });
-    return openapi;
-  });
-
-  registerOperations(app, services, authenticate, metrics);
+  restRoutes(app, { services, authenticate, metrics, version: packageVersion() });
   if (options.mcp !== false) {
     await mcpRoutes(app, {
       services,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FileResult, IngestEvent } from '../../pipeline/ingest/run.js';
+import type { FileResult, IngestEvent } from './run.js';
 
 /**
  * Renders ingest progress: on a terminal, a bar for the current manual and one for the run, redrawn in
@@ -55,7 +55,8 @@ export function ingestProgress(stream: NodeJS.WriteStream): (e: IngestEvent) => 
 export function describe(r: FileResult): string {
   const name = path.basename(r.file);
   if (r.status === 'failed') {
-    return `✗ ${name}: ${r.problems.map((p) => (p.field.startsWith('(') ? p.reason : `${p.field}: ${p.reason}`)).join('; ')}`;
+    const kept = r.kept_previous ? ` (the previous version of ${r.document_id} is kept in the bundle)` : '';
+    return `✗ ${name}: ${r.problems.map((p) => (p.field.startsWith('(') ? p.reason : `${p.field}: ${p.reason}`)).join('; ')}${kept}`;
   }
   const warn = r.warnings.length ? `, ${r.warnings.length} warning(s)` : '';
   return `✓ ${name}: ${r.status}, ${r.pages} pages, ${r.chunks} chunks, ${r.error_codes} codes${warn} (${r.ms} ms)`;

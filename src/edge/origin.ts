@@ -1,4 +1,4 @@
-import { hostName, isLoopbackHost } from '../http/loopback.js';
+import { hostName, isLoopbackHost } from './loopback.js';
 
 export { hostName, isLoopbackHost };
 

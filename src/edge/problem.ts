@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Problem } from '../contract/common.js';
 import type { ProblemCode } from '../contract/problems.js';
@@ -42,7 +44,48 @@ const FASTIFY_CODES: Record<string, [ProblemCode, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'the body is larger than this server accepts'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'send the body as application/json'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['validation_failed', 'Content-Length does not match the body'],
+  FST_ERR_BAD_URL: ['validation_failed', 'the path is not a valid percent-encoded URL'],
+  FST_ERR_MAX_PARAM_LENGTH: ['validation_failed', 'a path parameter is longer than any identifier'],
 };
+
+/**
+ * Fastify's errors raised before a route is found (a path that does not decode, a parameter longer than
+ * the router takes): the same problem documents as the route errors.
+ */
+export function frameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const mapped = FASTIFY_CODES[err.code] ?? ['malformed_request', 'the request could not be routed'];
+  return sendCode(req, reply, mapped[0], mapped[1]);
+}
+
+/** The problem of an error Node's HTTP parser raised on a connection, before any request object exists. */
+function connectionProblem(err: NodeJS.ErrnoException): Problem {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return problem('request_timeout', 'the request headers and body must arrive within the time limit', '/');
+  }
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    return problem('headers_too_large', 'the request headers are larger than this server accepts', '/');
+  }
+  return problem('malformed_request', 'the request is not well-formed HTTP/1.1', '/');
+}
+
+/**
+ * Answers a connection whose request Node could not parse (malformed HTTP, oversized headers, a request
+ * not received in time) with a problem document, then closes it. Replaces Fastify's default handler,
+ * which answers plain JSON. A connection reset, or one whose response has already begun, gets nothing.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (socket.writable && !started) {
+    const doc = connectionProblem(err);
+    const body = JSON.stringify(doc);
+    socket.write(
+      `HTTP/1.1 ${doc.status} ${STATUS_CODES[doc.status]}\r\nContent-Type: ${PROBLEM_JSON}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

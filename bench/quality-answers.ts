@@ -1,0 +1,158 @@
+/**
+ * Scores the answer a client receives: each code key is sent to `Services.invoke('diagnose')` (the
+ * service layer REST and MCP both call) with the key's brand and model and the manual's language, each
+ * negative likewise, and each question to `Services.invoke('search')` with the manual's brand.
+ */
+import crypto from 'node:crypto';
+import type { BundleReader } from '../src/bundle/reader.js';
+import type { DiagnosticResponse } from '../src/contract/diagnostic.js';
+import type { SearchResponse } from '../src/contract/search.js';
+import type { ServiceContext } from '../src/engine/context.js';
+import { Services } from '../src/engine/services.js';
+import { localAccount } from '../src/state/local-key.js';
+import { SqliteStateStore } from '../src/state/sqlite-store.js';
+import type { AnswerKey } from './quality-keys.js';
+import { holdsAsRun, meaningOverlap } from './quality-meaning.js';
+
+/** A meaning scores as matched from this token overlap on. */
+export const MEANING_OK = 0.5;
+
+export interface AnswerMiss {
+  code: string;
+  /** What the client got instead of the keyed answer. */
+  problem: 'state' | 'page' | 'meaning' | 'excerpt';
+  detail: string;
+}
+
+export interface AnswerFigures {
+  codeKeys: number;
+  /** State `answer`, cited page among the key's pages, title matching the key's meaning. */
+  answerOk: number;
+  /** Of those keys answered: the excerpt holds the key's meaning as one run of words. */
+  excerptOk: number;
+  states: Record<string, number>;
+  negatives: number;
+  negativesOk: number;
+  questions: number;
+  hit1: number;
+  hit3: number;
+  misses: AnswerMiss[];
+  questionMisses: { query: string; pages: number[]; got: string[] }[];
+}
+
+export function emptyAnswerFigures(): AnswerFigures {
+  return {
+    codeKeys: 0,
+    answerOk: 0,
+    excerptOk: 0,
+    states: {},
+    negatives: 0,
+    negativesOk: 0,
+    questions: 0,
+    hit1: 0,
+    hit3: 0,
+    misses: [],
+    questionMisses: [],
+  };
+}
+
+/** The service layer over a bundle, as the local account with an in-memory state: nothing is kept. */
+export async function answerPath(reader: BundleReader) {
+  const state = new SqliteStateStore(':memory:');
+  const account = await localAccount(state);
+  const services = new Services(reader, state);
+  const ctx = (): ServiceContext => ({
+    account,
+    key: null,
+    requestId: crypto.randomUUID(),
+    idempotencyKey: null,
+  });
+  return {
+    diagnose: async (input: Record<string, unknown>) =>
+      (await services.invoke(ctx(), 'diagnose', input)).body as DiagnosticResponse,
+    search: async (input: Record<string, unknown>) =>
+      (await services.invoke(ctx(), 'search', input)).body as SearchResponse,
+    close: () => state.close(),
+  };
+}
+
+type AnswerPath = Awaited<ReturnType<typeof answerPath>>;
+
+/** Sends one manual's keys through the answer path and scores what comes back. */
+export async function measureAnswers(
+  path: AnswerPath,
+  doc: { id: string; brand: string; language: string } | undefined,
+  keys: AnswerKey[],
+  withSearch: boolean,
+): Promise<AnswerFigures> {
+  const out = emptyAnswerFigures();
+  for (const key of keys) {
+    if (key.kind === 'code') {
+      out.codeKeys++;
+      const body = await path.diagnose(request(key, doc));
+      out.states[body.state] = (out.states[body.state] ?? 0) + 1;
+      if (body.state !== 'answer') {
+        const options = body.alternatives.map((a) => `p${a.citation.page} "${a.title}"`).join(' | ');
+        out.misses.push({ code: key.code, problem: 'state', detail: `${body.state}: ${options}` });
+        continue;
+      }
+      const page = body.citation?.page ?? 0;
+      if (!key.pages.includes(page)) {
+        out.misses.push({
+          code: key.code,
+          problem: 'page',
+          detail: `page ${page}, key ${key.pages.join(',')}`,
+        });
+        continue;
+      }
+      if (meaningOverlap(body.title ?? '', key.meaning) < MEANING_OK) {
+        out.misses.push({
+          code: key.code,
+          problem: 'meaning',
+          detail: `"${body.title}" vs "${key.meaning}"`,
+        });
+        continue;
+      }
+      out.answerOk++;
+      if (holdsAsRun(body.excerpt?.text ?? '', key.meaning)) out.excerptOk++;
+      else
+        out.misses.push({
+          code: key.code,
+          problem: 'excerpt',
+          detail: `"${oneLine(body.excerpt?.text ?? '')}" lacks "${key.meaning}"`,
+        });
+    } else if (key.kind === 'negative') {
+      out.negatives++;
+      const body = await path.diagnose(request(key, doc));
+      if (body.state === 'unknown_code') out.negativesOk++;
+      else out.misses.push({ code: key.code, problem: 'state', detail: `negative answered ${body.state}` });
+    } else if (withSearch && doc) {
+      out.questions++;
+      const body = await path.search({ q: key.query, brand: doc.brand, limit: 3 });
+      const top = body.results.slice(0, 3);
+      const hits = top.map((r) => r.document_id === doc.id && key.pages.includes(r.page));
+      if (hits[0]) out.hit1++;
+      if (hits.some(Boolean)) out.hit3++;
+      else {
+        const got = top.map((r) => (r.document_id === doc.id ? `p${r.page}` : `${r.document_id} p${r.page}`));
+        out.questionMisses.push({ query: key.query, pages: key.pages, got });
+      }
+    }
+  }
+  return out;
+}
+
+function request(
+  key: Extract<AnswerKey, { kind: 'code' | 'negative' }>,
+  doc: { brand: string; language: string } | undefined,
+): Record<string, unknown> {
+  const input: Record<string, unknown> = { brand: key.brand ?? doc?.brand, error_code: key.code };
+  if (key.model) input.model = key.model;
+  if (doc && /^[a-z]{2}$/.test(doc.language)) input.language = doc.language;
+  return input;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}…` : flat;
+}

@@ -1,0 +1,315 @@
+/**
+ * Soak: a mixed load against a real `heatsource serve` process for a fixed time, sampling its resident
+ * memory (RSS from /proc), V8 heap and external memory (from /metrics) along the way, to show whether
+ * memory levels off after warm-up.
+ *
+ *   npm run build && node dist/bench/soak.js [--minutes 10] [--rate 200] [--concurrency 16]
+ *     [--bundle FILE] [--sample 15] [--json] [--env NAME=VALUE ...] [--without-snapshots]
+ *
+ * The mix, drawn with a fixed seed: diagnostics (a third uncached: codes the manuals lack), searches,
+ * procedures, registry pages, snapshots (stored WebP, PNG or narrowed WebP at three common widths, and
+ * 5 % at a random width, so that conversions go on all through the run), MCP tool calls, `/v1/me`, and
+ * guided sessions started. The load is bounded: at most `rate` requests per second for
+ * `minutes` minutes. The server logs at info level to /dev/null.
+ *
+ * `--without-snapshots` sends the rest of the mix only (snapshot requests become the next request
+ * type), to tell the memory of page conversion from everything else's.
+ *
+ * Growth is reported as the RSS slope over the second half of the run (after warm-up), in MB/min.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BundleReader } from '../src/bundle/reader.js';
+import { projectPath } from '../src/project-path.js';
+import { SqliteStateStore } from '../src/state/sqlite-store.js';
+import { machineLine } from './machine.js';
+import { seeded } from './seeded.js';
+
+interface Sample {
+  seconds: number;
+  rssMb: number;
+  heapMb: number;
+  externalMb: number;
+  requests: number;
+  errors5xx: number;
+}
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '10' },
+    rate: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '16' },
+    sample: { type: 'string', default: '15' },
+    bundle: { type: 'string', default: projectPath('data', 'demo.bundle') },
+    json: { type: 'boolean', default: false },
+    env: { type: 'string', multiple: true, default: [] },
+    'without-snapshots': { type: 'boolean', default: false },
+  },
+});
+const minutes = Number(values.minutes);
+const rate = Number(values.rate);
+const concurrency = Number(values.concurrency);
+const sampleEvery = Number(values.sample) * 1000;
+
+interface Corpus {
+  codes: { brand: string; code: string; model: string }[];
+  chunks: string[];
+  snapshots: { document_id: string; page: number }[];
+  words: string[];
+}
+
+function readCorpus(bundle: string): Corpus {
+  const reader = new BundleReader(bundle);
+  const db = reader.db;
+  const codes = db
+    .prepare(
+      `SELECT e.brand, e.code, m.name AS model FROM error_codes e
+       JOIN document_models dm ON dm.document_id = e.document_id JOIN models m ON m.id = dm.model_id
+       GROUP BY e.id LIMIT 500`,
+    )
+    .all() as Corpus['codes'];
+  const chunks = (db.prepare('SELECT id FROM chunks LIMIT 500').all() as { id: string }[]).map((r) => r.id);
+  const snapshots = db.prepare('SELECT document_id, page FROM snapshots').all() as Corpus['snapshots'];
+  const text = (db.prepare('SELECT text FROM chunks LIMIT 200').all() as { text: string }[])
+    .map((r) => r.text)
+    .join(' ');
+  const words = [...new Set(text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 4))].slice(0, 400);
+  reader.close();
+  return { codes, chunks, snapshots, words };
+}
+
+interface Call {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+function mix(corpus: Corpus, random: () => number, snapshots: boolean): () => Call {
+  const widths = [320, 640, 1024];
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+  let n = 0;
+  return (): Call => {
+    n++;
+    const r = random();
+    const c = pick(corpus.codes);
+    if (r < 0.3) {
+      // One in three with a code that is not in the manuals: a lookup the cache has not seen.
+      const code = random() < 0.33 ? `${c.code}${Math.floor(random() * 1000)}` : c.code;
+      return {
+        method: 'POST',
+        url: '/v1/diagnostic',
+        body: { brand: c.brand, model: c.model, error_code: code },
+      };
+    }
+    if (r < 0.45) {
+      const q = `${pick(corpus.words)} ${pick(corpus.words)}`;
+      return { method: 'GET', url: `/v1/search?q=${encodeURIComponent(q)}&limit=10` };
+    }
+    if (r < 0.52) return { method: 'GET', url: `/v1/procedure/${encodeURIComponent(pick(corpus.chunks))}` };
+    if (r < 0.55) return { method: 'GET', url: '/v1/registry?limit=20' };
+    if (r < 0.7 && snapshots) {
+      const s = pick(corpus.snapshots);
+      const base = `/v1/pdf-snapshot/${encodeURIComponent(s.document_id)}/${s.page}`;
+      const v = random();
+      if (v < 0.5) return { method: 'GET', url: base };
+      // Mostly the few widths clients ask for (cached after the first), some of any width (converted).
+      const width = v < 0.95 ? pick(widths) : 200 + Math.floor(random() * 1200);
+      const format = random() < 0.5 ? 'png' : 'webp';
+      return { method: 'GET', url: `${base}?width=${width}&format=${format}` };
+    }
+    if (r < 0.82) {
+      return {
+        method: 'POST',
+        url: '/mcp',
+        headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: {
+          jsonrpc: '2.0',
+          id: n,
+          method: 'tools/call',
+          params: {
+            name: 'diagnose',
+            arguments: { brand: c.brand, model: c.model, error_code: c.code },
+          },
+        },
+      };
+    }
+    if (r < 0.9) return { method: 'GET', url: '/v1/me' };
+    if (r < 0.95) return { method: 'GET', url: '/v1/registry?limit=5' };
+    return {
+      method: 'POST',
+      url: '/v2/diagnostic-sessions',
+      headers: { 'idempotency-key': `soak-${n}` },
+      body: { brand: c.brand, model: c.model, equipment: 'air_water', error_code: c.code },
+    };
+  };
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function metric(base: string, name: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line ? Number(line.split(' ').pop()) / 2 ** 20 : Number.NaN;
+}
+
+function slope(samples: Sample[]): number {
+  const half = samples.filter((s) => s.seconds >= samples[samples.length - 1]!.seconds / 2);
+  if (half.length < 2) return 0;
+  const xs = half.map((s) => s.seconds / 60);
+  const ys = half.map((s) => s.rssMb);
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < xs.length; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-soak-'));
+  const stateFile = path.join(dir, 'state.sqlite');
+  const store = new SqliteStateStore(stateFile);
+  const account = await store.createAccount({ name: 'soak', quota_limit: null, rate_limit_per_minute: null });
+  const { secret } = await store.createKey(account.id, 'test');
+  await store.close();
+  const corpus = readCorpus(values.bundle);
+  const env = { ...process.env };
+  for (const kv of values.env) {
+    const at = kv.indexOf('=');
+    env[kv.slice(0, at)] = kv.slice(at + 1);
+  }
+  const bin = projectPath('bin', 'run.js');
+  const out = fs.openSync('/dev/null', 'w');
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [bin, 'serve', '--bundle', values.bundle, '--state', stateFile, '--port', '0'],
+    { stdio: ['ignore', out, 'pipe'], env },
+  );
+  let err = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    server.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /at (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    server.on('exit', () => reject(new Error(`serve exited: ${err}`)));
+  });
+  const authorization = `Bearer ${secret}`;
+  const next = mix(corpus, seeded(16), !values['without-snapshots']);
+  const started = Date.now();
+  const end = started + minutes * 60_000;
+  const samples: Sample[] = [];
+  let requests = 0;
+  let errors5xx = 0;
+  const statuses = new Map<number, number>();
+
+  const sample = async () => {
+    samples.push({
+      seconds: Math.round((Date.now() - started) / 1000),
+      rssMb: rssMb(server.pid!),
+      heapMb: await metric(base, 'heatsource_nodejs_heap_size_used_bytes'),
+      externalMb: await metric(base, 'heatsource_nodejs_external_memory_bytes'),
+      requests,
+      errors5xx,
+    });
+    if (!values.json) {
+      const s = samples[samples.length - 1]!;
+      console.error(
+        `${s.seconds}s rss ${s.rssMb.toFixed(1)} MB heap ${s.heapMb.toFixed(1)} MB external ${s.externalMb.toFixed(1)} MB requests ${s.requests} 5xx ${s.errors5xx}`,
+      );
+    }
+  };
+  await sample();
+  const sampler = setInterval(() => void sample(), sampleEvery);
+
+  // Each worker sends its share of the rate: one request, then waits for its next slot.
+  const interval = (1000 * concurrency) / rate;
+  const worker = async (w: number) => {
+    let slot = started + (w * interval) / concurrency;
+    while (Date.now() < end) {
+      const wait = slot - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      slot += interval;
+      const call = next();
+      try {
+        const res = await fetch(`${base}${call.url}`, {
+          method: call.method,
+          headers: {
+            authorization,
+            ...(call.body ? { 'content-type': 'application/json' } : {}),
+            ...call.headers,
+          },
+          body: call.body ? JSON.stringify(call.body) : undefined,
+        });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (res.status >= 500) errors5xx++;
+      } catch {
+        statuses.set(0, (statuses.get(0) ?? 0) + 1);
+      }
+      requests++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  clearInterval(sampler);
+  await sample();
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  const elapsed = (Date.now() - started) / 1000;
+  const peak = Math.max(...samples.map((s) => s.rssMb));
+  const result = {
+    machine: machineLine(),
+    minutes,
+    rate,
+    concurrency,
+    env: values.env,
+    snapshots: !values['without-snapshots'],
+    requests,
+    achievedRate: Math.round(requests / elapsed),
+    statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
+    errors5xx,
+    rssPeakMb: Math.round(peak),
+    rssEndMb: Math.round(samples[samples.length - 1]!.rssMb),
+    rssSlopeSecondHalfMbPerMin: Math.round(slope(samples) * 100) / 100,
+    samples,
+  };
+  if (values.json) {
+    console.log(JSON.stringify(result, null, 2));
+    return;
+  }
+  console.log(
+    `${result.machine}; ${minutes} min at ${rate} req/s target, ${concurrency} workers, snapshots ${result.snapshots ? 'in' : 'left out of'} the mix`,
+  );
+  console.log(
+    `requests ${requests} (${result.achievedRate}/s), 5xx ${errors5xx}, statuses ${JSON.stringify(result.statuses)}`,
+  );
+  console.log(
+    `RSS peak ${result.rssPeakMb} MB, end ${result.rssEndMb} MB, slope over the second half ${result.rssSlopeSecondHalfMbPerMin} MB/min`,
+  );
+  console.log('\n| minute | RSS MB | heap MB | external MB | requests |\n|---:|---:|---:|---:|---:|');
+  let lastMinute = -1;
+  for (const s of samples) {
+    const m = Math.floor(s.seconds / 60);
+    if (m === lastMinute && s !== samples[samples.length - 1]) continue;
+    lastMinute = m;
+    console.log(
+      `| ${(s.seconds / 60).toFixed(1)} | ${s.rssMb.toFixed(0)} | ${s.heapMb.toFixed(0)} | ${s.externalMb.toFixed(0)} | ${s.requests} |`,
+    );
+  }
+}
+
+await main();

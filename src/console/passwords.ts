@@ -1,0 +1,36 @@
+import { hash, verify } from '@node-rs/argon2';
+
+/** The shortest password accepted; long passphrases are welcome (up to MAX). */
+export const MIN_PASSWORD = 12;
+export const MAX_PASSWORD = 256;
+
+/** argon2id with the package's defaults (19 MiB, 2 passes, 1 lane): the OWASP recommendation. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummy: Promise<string> | undefined;
+/**
+ * Verifies against a hash of no one, so that signing in with an unknown email takes as long as with a
+ * wrong password and the timing tells nothing about which emails exist.
+ */
+export async function spendVerifyTime(password: string): Promise<void> {
+  dummy ??= hash('no holder has this password');
+  await verifyPassword(await dummy, password);
+}
+
+/** Why a new password is refused, or null when it is acceptable. */
+export function passwordProblem(password: string, confirm: string): string | null {
+  if (password.length < MIN_PASSWORD) return `Use at least ${MIN_PASSWORD} characters.`;
+  if (password.length > MAX_PASSWORD) return `Use at most ${MAX_PASSWORD} characters.`;
+  if (password !== confirm) return 'The two passwords differ.';
+  return null;
+}

@@ -1,0 +1,100 @@
+import { fold } from '../text/normalise.js';
+import { analyzeText } from './analyzer.js';
+
+/**
+ * The views of a chunk the index holds, each pre-analysed: `terms` the exact folded forms and codes,
+ * `stems` the language-tagged stems and compound parts, `concepts` the glossary concepts, `pairs`
+ * neighbouring stems, `section` the first three views of the section path.
+ */
+export const INDEX_FIELDS = ['terms', 'stems', 'concepts', 'pairs', 'section'] as const;
+export type IndexField = (typeof INDEX_FIELDS)[number];
+export type IndexedChunk = Record<IndexField, string[]>;
+
+/** Analyses a chunk in its document's language into the indexed views. */
+export function analyzeChunk(text: string, section: string, language: string): IndexedChunk {
+  const body = analyzeText(text, language);
+  const head = analyzeText(section, language);
+  return {
+    terms: body.exact,
+    stems: body.stems,
+    concepts: body.concepts,
+    pairs: body.pairs,
+    section: [...head.exact, ...head.stems, ...head.concepts],
+  };
+}
+
+/**
+ * Filter tokens of a chunk, indexed in their own column so that brand, language and document filters are
+ * part of the full-text query instead of a join over every match.
+ */
+export const facet = {
+  brand: (brand: string) => `b:${fold(brand).replace(/[^\p{L}\p{N}]/gu, '')}`,
+  language: (language: string) => `l:${language}`,
+  document: (id: string) => `d:${id}`,
+};
+
+export function facetTokens(brand: string, language: string, documentId: string): string {
+  return [facet.brand(brand), facet.language(language), facet.document(documentId)].join(' ');
+}
+
+/** How often each term stands in each view of one chunk, and each view's length in terms. */
+export interface ChunkTerms {
+  lengths: number[];
+  frequencies: Map<string, number>[];
+}
+
+/**
+ * A chunk's term frequencies, stored beside the full-text index so that the final ranking can score a
+ * few hundred candidates exactly (BM25+ per view) without analysing their text again. One line per view:
+ * its length, then each distinct term, `*N` appended when it stands N > 1 times. Plain text: inflating a
+ * few hundred small blobs per query costs more (a zlib stream each) than the space it would save.
+ */
+export function encodeChunkTerms(chunk: IndexedChunk): string {
+  const lines = INDEX_FIELDS.map((field) => {
+    const counts = new Map<string, number>();
+    for (const t of chunk[field]) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const parts = [String(chunk[field].length)];
+    for (const [t, n] of counts) parts.push(n > 1 ? `${t}*${n}` : t);
+    return parts.join(' ');
+  });
+  return lines.join('\n');
+}
+
+export function decodeChunkTerms(data: string): ChunkTerms {
+  const lines = data.split('\n');
+  const lengths: number[] = [];
+  const frequencies: Map<string, number>[] = [];
+  for (const line of lines) {
+    const parts = line.split(' ');
+    lengths.push(Number(parts[0]));
+    const map = new Map<string, number>();
+    for (let i = 1; i < parts.length; i++) {
+      const p = parts[i]!;
+      const star = p.lastIndexOf('*');
+      if (star > 0 && /^\d+$/.test(p.slice(star + 1))) map.set(p.slice(0, star), Number(p.slice(star + 1)));
+      else map.set(p, 1);
+    }
+    frequencies.push(map);
+  }
+  return { lengths, frequencies };
+}
+
+/** Levenshtein distance of two terms if it is at most `max`, else null (rows cut off early). */
+export function boundedDistance(a: string, b: string, max: number): number | null {
+  if (Math.abs(a.length - b.length) > max) return null;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      row.push(v);
+      if (v < best) best = v;
+    }
+    if (best > max) return null;
+    prev = row;
+  }
+  const d = prev[b.length]!;
+  return d <= max ? d : null;
+}

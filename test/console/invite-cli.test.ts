@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenHash } from '../../src/state/invitations.js';
+import { SqliteStateStore } from '../../src/state/sqlite-store.js';
+import { ensureBuilt } from '../api/build.js';
+import { runCli } from '../helpers/cli.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-invite-'));
+const stateFile = path.join(dir, 'state.sqlite');
+beforeAll(() => ensureBuilt(), 300_000);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('heatsource accounts invite', () => {
+  it('prints a one-time link whose token only the hash of is stored', async () => {
+    const r = runCli([
+      'accounts',
+      'invite',
+      '--account',
+      'acme',
+      '--email',
+      'Ops@Acme.example',
+      '--url',
+      'https://api.example.com/',
+      '--state',
+      stateFile,
+      '--json',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      url: string;
+      email: string;
+      account: { name: string; created: boolean };
+      expires_at: string;
+    };
+    expect(out.url).toMatch(/^https:\/\/api\.example\.com\/console\/invitation\?token=[A-Za-z0-9_-]{43}$/);
+    expect(out).toMatchObject({ email: 'ops@acme.example', account: { name: 'acme', created: true } });
+    expect(Date.parse(out.expires_at)).toBeGreaterThan(Date.now());
+    const token = new URL(out.url).searchParams.get('token')!;
+    const state = new SqliteStateStore(stateFile);
+    try {
+      expect((await state.openInvitation(tokenHash(token)))?.email).toBe('ops@acme.example');
+      const stored = JSON.stringify(state.db.prepare('SELECT * FROM invitations').all());
+      expect(stored).not.toContain(token);
+    } finally {
+      await state.close();
+    }
+  });
+
+  it('refuses an email that is not one, with exit status 2', () => {
+    const r = runCli(['accounts', 'invite', '--account', 'acme', '--email', 'nobody', '--state', stateFile]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('not an email address');
+  });
+});
