@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
-import { StateCommand, stateFlag } from '../src/cli/state-flag.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
+import { StateCommand, stateFlag } from '../src/cli/state-flag.js';
 import { formatUsage, usageReport } from '../src/state/admin.js';
 
 export default class Usage extends StateCommand {

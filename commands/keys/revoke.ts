@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
-import { StateCommand, stateFlag } from '../../src/cli/state-flag.js';
 import { CliError, EXIT } from '../../src/cli/exit-codes.js';
+import { StateCommand, stateFlag } from '../../src/cli/state-flag.js';
 
 export default class KeysRevoke extends StateCommand {
   static override summary = 'Revoke an API key by id or prefix; it is refused from then on.';

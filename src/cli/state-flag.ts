@@ -29,7 +29,8 @@ export async function openCommandState(
   } catch (err) {
     // A file at fault is named by the error itself (StateOpenError); a server is named here, without
     // its password.
-    if (err instanceof Error && err.name === 'StateOpenError') throw new CliError(err.message, EXIT.unavailable);
+    if (err instanceof Error && err.name === 'StateOpenError')
+      throw new CliError(err.message, EXIT.unavailable);
     throw new CliError(
       `cannot open the state ${describeState(chosen ?? 'data/state.sqlite')}: ${(err as Error).message}`,
       EXIT.unavailable,
