@@ -119,6 +119,10 @@ function webRequest(req: FastifyRequest, body: string): Request {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
+  // The service document asks a client for `Content-Type: application/json` only; the SDK's 2025
+  // transport also wants it to accept an event stream. This endpoint answers every POST with JSON and
+  // never streams, so a client that accepts JSON alone, or says nothing, is served the same.
+  headers.set('accept', 'application/json, text/event-stream');
   const url = `${req.protocol}://${req.headers.host ?? '127.0.0.1'}${req.url}`;
   return new Request(url, { method: req.method, headers, body });
 }
