@@ -42,8 +42,9 @@ export function highlightFor(
   const chunks = reader.db
     .prepare('SELECT * FROM chunks WHERE document_id = ? AND page_start <= ? AND page_end >= ? ORDER BY id')
     .all(input.document_id, input.page, input.page) as ChunkRow[];
-  const wanted = fold(input.text);
-  const firstLine = fold(input.text.split('\n').find((l) => l.trim()) ?? '');
+  const cited = citedText(input.text, chunks.map((c) => fold(c.text)).join('\n'));
+  const wanted = fold(cited);
+  const firstLine = fold(cited.split('\n').find((l) => l.trim()) ?? '');
   const holding = (t: string) => chunks.filter((c) => t && fold(c.text).includes(t));
   let found = holding(wanted);
   if (found.length === 0) found = holding(firstLine);
@@ -53,9 +54,40 @@ export function highlightFor(
     const own = (JSON.parse(chunk.boxes_json) as StoredBox[])
       .filter((b) => b.page === input.page)
       .map(({ x0, y0, x1, y1 }) => ({ x0, y0, x1, y1 }));
-    boxes.push(...citedPart(own, chunk.text, input.text));
+    boxes.push(...citedPart(own, chunk.text, cited));
   }
   return { document_id: input.document_id, page: input.page, width: page.width, height: page.height, boxes };
+}
+
+/**
+ * The cited text as it stands on the page: a table row's excerpt labels each cell with its column header
+ * ("Description: Water flow error"), and a label the page does not print before the cell is left out.
+ */
+function citedText(text: string, pageText: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const labelled = /^([^:\n]{1,60}):\s+(.+)$/.exec(line);
+      return labelled && !pageText.includes(fold(line)) ? labelled[2]! : line;
+    })
+    .join('\n');
+}
+
+/**
+ * The lines of a chunk that hold the cited lines: one after another as cited (prose), else, for the
+ * cells of a table row laid over fewer or more lines than the excerpt has, the span from the first
+ * line holding the first cell to the last line holding any cell close after it.
+ */
+function citedSpan(lines: string[], want: string[]): [number, number] | null {
+  const start = citedStart(lines, want);
+  if (start >= 0) return [start, start + want.length];
+  const holds = (i: number) =>
+    want.some((w) => lines[i]!.includes(w) || (lines[i]!.length >= 3 && w.includes(lines[i]!)));
+  const first = lines.findIndex((l) => l.includes(want[0]!));
+  if (first < 0) return null;
+  let end = first + 1;
+  for (let i = first + 1; i < lines.length && i <= end + 2; i++) if (holds(i)) end = i + 1;
+  return [first, end];
 }
 
 /** The first line of `lines` from which the cited lines follow one another, or -1. */
@@ -89,9 +121,9 @@ function linesPerBox(boxes: PageBox[], total: number): number[] {
 function citedPart(boxes: PageBox[], chunkText: string, cited: string): PageBox[] {
   const lines = chunkText.split('\n').map(fold);
   const want = cited.split('\n').map(fold).filter(Boolean);
-  const start = want.length ? citedStart(lines, want) : -1;
-  if (start < 0 || boxes.length === 0 || lines.length < 2) return boxes;
-  const end = start + want.length;
+  const span = want.length ? citedSpan(lines, want) : null;
+  if (!span || boxes.length === 0 || lines.length < 2) return boxes;
+  const [start, end] = span;
   const counts = linesPerBox(boxes, lines.length);
   const out: PageBox[] = [];
   let first = 0;
