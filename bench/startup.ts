@@ -2,7 +2,10 @@
 // the same run (the floor any Node program pays). Runs are interleaved so that a busy machine slows every
 // command alike; medians are reported.
 //
-//   npm run bench:startup -- [--runs 15] [--bundle data/demo.bundle] [--write]
+//   npm run bench:startup -- [--runs 15] [--bundle data/demo.bundle] [--baseline DIR] [--write]
+//
+// --baseline DIR times the same commands of another built checkout (an earlier version) in the same
+// interleaved runs, each against its own demo bundle.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +18,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '15' },
     bundle: { type: 'string', default: projectPath('data', 'demo.bundle') },
     write: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 });
 const runs = Math.max(3, Math.min(200, Number(values.runs)));
@@ -24,18 +28,31 @@ if (!fs.existsSync(values.bundle)) {
   process.exit(2);
 }
 
+function commandsOf(label: string, runJs: string, bundle: string): { name: string; args: string[] }[] {
+  return [
+    { name: `${label} --version`, args: [runJs, '--version'] },
+    { name: `${label} --help`, args: [runJs, '--help'] },
+    {
+      name: `${label} lookup (offline, demo bundle)`,
+      args: [runJs, 'lookup', '-b', 'Demotherm', '-m', 'DT-AW080-M', '-c', 'E9', '--bundle', bundle],
+    },
+    {
+      name: `${label} code (offline, demo bundle)`,
+      args: [runJs, 'code', 'Demotherm', 'E9', '--bundle', bundle],
+    },
+  ];
+}
+
 const cases: { name: string; args: string[] }[] = [
   { name: 'node -e 0', args: ['-e', '0'] },
-  { name: 'heatsource --version', args: [bin, '--version'] },
-  { name: 'heatsource --help', args: [bin, '--help'] },
-  {
-    name: 'heatsource lookup (offline, demo bundle)',
-    args: [bin, 'lookup', '-b', 'Demotherm', '-m', 'DT-AW080-M', '-c', 'E9', '--bundle', values.bundle],
-  },
-  {
-    name: 'heatsource code (offline, demo bundle)',
-    args: [bin, 'code', 'Demotherm', 'E9', '--bundle', values.bundle],
-  },
+  ...commandsOf('heatsource', bin, values.bundle),
+  ...(values.baseline
+    ? commandsOf(
+        'baseline',
+        path.join(path.resolve(values.baseline), 'bin', 'run.js'),
+        path.join(path.resolve(values.baseline), 'data', 'demo.bundle'),
+      )
+    : []),
 ];
 
 const times = new Map(cases.map((c) => [c.name, [] as number[]]));
@@ -58,7 +75,7 @@ const rows = cases.map((c) => {
 });
 const block = [
   `Start-up, median of ${runs} interleaved runs (${new Date().toISOString().slice(0, 10)}; ${machineLine()}).`,
-  'Command: `npm run bench:startup`.',
+  `Command: \`npm run bench:startup${values.baseline ? ' -- --baseline DIR' : ''}\`${values.baseline ? ' (DIR: a built checkout of the version before)' : ''}.`,
   '',
   '| command | median | against `node -e 0` |',
   '|---|---|---|',
