@@ -210,12 +210,12 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
         429,
       );
     }
-    const holder = email ? await state.holderByEmail(email) : undefined;
+    const holder = email ? await state.accountHolders.holderByEmail(email) : undefined;
     let ok = false;
     if (holder) ok = await verifyPassword(holder.password_hash, password);
     else await spendVerifyTime(password);
     if (!holder || !ok) {
-      await state.recordSignInFailure([scopes.email, scopes.address]);
+      await state.accountHolders.recordSignInFailure([scopes.email, scopes.address]);
       // One message whether or not the email holds an account: the page tells nothing about who does.
       return sendPage(
         reply,
@@ -223,7 +223,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
         401,
       );
     }
-    await state.clearSignInFailures(scopes.email);
+    await state.accountHolders.clearSignInFailures(scopes.email);
     await startSession(req, reply, state, holder.id, base);
     return reply.redirect(`${base}/keys`, 303);
   });
@@ -274,7 +274,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
 
   app.get('/invitation', async (req, reply) => {
     const token = String((req.query as { token?: string }).token ?? '').slice(0, 100);
-    const inv = token ? await state.openInvitation(tokenHash(token)) : undefined;
+    const inv = token ? await state.accountHolders.openInvitation(tokenHash(token)) : undefined;
     if (!inv) return invalidInvitation(reply);
     return showInvitation(req, reply, token, inv);
   });
@@ -283,12 +283,12 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     if (!csrfValid(req, null, field(req, 'csrf'))) return refuseForm(reply);
     const token = field(req, 'token', 100);
     const hash = tokenHash(token);
-    const inv = token ? await state.openInvitation(hash) : undefined;
+    const inv = token ? await state.accountHolders.openInvitation(hash) : undefined;
     if (!inv) return invalidInvitation(reply);
     const body = (req.body ?? {}) as Body;
     const problem = passwordProblem(body.password ?? '', body.confirm ?? '');
     if (problem) return showInvitation(req, reply, token, inv, problem);
-    const holder = await state.acceptInvitation(hash, await hashPassword(body.password!));
+    const holder = await state.accountHolders.acceptInvitation(hash, await hashPassword(body.password!));
     if (!holder) return invalidInvitation(reply);
     await startSession(req, reply, state, holder.id, base);
     return reply.redirect(`${base}/keys`, 303);
@@ -385,7 +385,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     const period = periodOf(Date.now()).name;
     const [quota, daily, ledger, keys] = await Promise.all([
       state.quota(id),
-      state.dailyUsage(id, period),
+      state.accountHolders.dailyUsage(id, period),
       state.ledger({ account_id: id, period, limit: LEDGER_ROWS_SHOWN + 1 }),
       state.keys(id),
     ]);

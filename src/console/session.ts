@@ -43,7 +43,7 @@ function csrfOf(secret: string): string {
 export async function currentSession(req: FastifyRequest, state: StateStore): Promise<SignedIn | null> {
   const token = req.cookies[SESSION];
   if (!token) return null;
-  const info = await state.consoleSession(tokenHash(token));
+  const info = await state.accountHolders.consoleSession(tokenHash(token));
   return info ? { ...info, token, csrf: csrfOf(token) } : null;
 }
 
@@ -55,7 +55,7 @@ export async function startSession(
   base: string,
 ): Promise<void> {
   const token = newToken();
-  await state.createConsoleSession({
+  await state.accountHolders.createConsoleSession({
     token_hash: tokenHash(token),
     holder_id: holderId,
     expires_at: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
@@ -70,7 +70,7 @@ export async function endSession(
   session: SignedIn,
   base: string,
 ): Promise<void> {
-  await state.deleteConsoleSession(tokenHash(session.token));
+  await state.accountHolders.deleteConsoleSession(tokenHash(session.token));
   reply.clearCookie(SESSION, cookieOptions(req, base));
 }
 

@@ -21,8 +21,8 @@ export async function signInAllowed(
 ): Promise<boolean> {
   const since = new Date(now - THROTTLE_WINDOW_MS).toISOString();
   const [byEmail, byAddress] = await Promise.all([
-    state.signInFailures(scopes.email, since),
-    state.signInFailures(scopes.address, since),
+    state.accountHolders.signInFailures(scopes.email, since),
+    state.accountHolders.signInFailures(scopes.address, since),
   ]);
   return byEmail < MAX_FAILURES_PER_EMAIL && byAddress < MAX_FAILURES_PER_ADDRESS;
 }

@@ -2,8 +2,8 @@ import type { Account } from './types.js';
 
 /**
  * The account holders' side of the state: the people who sign in to the web console for an account.
- * These methods form one group of the StateStore interface so that every store (SQLite, PostgreSQL)
- * implements them together; test/state/holder-store-contract.ts holds the tests any store must pass.
+ * Every store (SQLite, PostgreSQL) offers them as `StateStore.accountHolders`, one object per store
+ * (sqlite-holders.ts, pg-holders.ts); test/state/holder-store-contract.ts holds the tests any must pass.
  * Secrets never reach the store: invitations and sessions are kept as SHA-256 hashes of their tokens,
  * passwords as argon2id hashes made by the caller.
  */

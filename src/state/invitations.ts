@@ -51,7 +51,7 @@ export async function inviteHolder(
   if (!name) throw new InvitationError('an account name is needed');
   let account = await state.accountByName(name);
   const created = !account;
-  const holder = await state.holderByEmail(email);
+  const holder = await state.accountHolders.holderByEmail(email);
   if (holder && account && holder.account_id !== account.id) {
     throw new InvitationError(`${email} already holds another account`);
   }
@@ -59,7 +59,7 @@ export async function inviteHolder(
   account ??= await state.createAccount({ name });
   const token = newToken();
   const expires = new Date((input.now ?? Date.now()) + (input.ttlMs ?? INVITATION_TTL_MS)).toISOString();
-  const invitation = await state.createInvitation({
+  const invitation = await state.accountHolders.createInvitation({
     account_id: account.id,
     email,
     token_hash: tokenHash(token),

@@ -1,13 +1,6 @@
 import pg from 'pg';
 import { AuthCache, type AuthResult, keyVerdict } from './auth-cache.js';
-import type {
-  AccountHolder,
-  AccountHolderWithPassword,
-  ConsoleSessionInfo,
-  DailyUsage,
-  HolderStore,
-  Invitation,
-} from './holders.js';
+import type { HolderStore } from './holders.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
 import type { Migration } from './migrations.js';
 import { periodOf } from './period.js';
@@ -693,58 +686,10 @@ export class PgStateStore implements StateStore {
     return released;
   }
 
-  // The account holders' group (HolderStore): pg-holders.ts, over this store's pool and transactions.
-  private get holders_(): PgHolders {
+  /** The account holders' group (HolderStore, pg-holders.ts), over this store's pool and transactions. */
+  get accountHolders(): HolderStore {
     this.holderGroup ??= new PgHolders(this.pool, (run) => this.tx(run), this.now);
     return this.holderGroup;
-  }
-
-  createInvitation(input: Parameters<HolderStore['createInvitation']>[0]): Promise<Invitation> {
-    return this.holders_.createInvitation(input);
-  }
-
-  openInvitation(tokenHash: Buffer): Promise<Invitation | undefined> {
-    return this.holders_.openInvitation(tokenHash);
-  }
-
-  acceptInvitation(tokenHash: Buffer, passwordHash: string): Promise<AccountHolder | undefined> {
-    return this.holders_.acceptInvitation(tokenHash, passwordHash);
-  }
-
-  holderByEmail(email: string): Promise<AccountHolderWithPassword | undefined> {
-    return this.holders_.holderByEmail(email);
-  }
-
-  holders(accountId: string): Promise<AccountHolder[]> {
-    return this.holders_.holders(accountId);
-  }
-
-  createConsoleSession(input: Parameters<HolderStore['createConsoleSession']>[0]): Promise<void> {
-    return this.holders_.createConsoleSession(input);
-  }
-
-  consoleSession(tokenHash: Buffer): Promise<ConsoleSessionInfo | undefined> {
-    return this.holders_.consoleSession(tokenHash);
-  }
-
-  deleteConsoleSession(tokenHash: Buffer): Promise<void> {
-    return this.holders_.deleteConsoleSession(tokenHash);
-  }
-
-  recordSignInFailure(scopes: string[]): Promise<void> {
-    return this.holders_.recordSignInFailure(scopes);
-  }
-
-  signInFailures(scope: string, since: string): Promise<number> {
-    return this.holders_.signInFailures(scope, since);
-  }
-
-  clearSignInFailures(scope: string): Promise<void> {
-    return this.holders_.clearSignInFailures(scope);
-  }
-
-  dailyUsage(accountId: string, period: string): Promise<DailyUsage[]> {
-    return this.holders_.dailyUsage(accountId, period);
   }
 
   async purgeExpiredIdempotency(): Promise<number> {

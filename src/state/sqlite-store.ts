@@ -2,13 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { AuthCache, type AuthResult, keyVerdict } from './auth-cache.js';
-import type {
-  AccountHolder,
-  AccountHolderWithPassword,
-  ConsoleSessionInfo,
-  DailyUsage,
-  Invitation,
-} from './holders.js';
+import type { HolderStore } from './holders.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
 import { MIGRATIONS, type Migration, migrate } from './migrations.js';
 import { periodByName, periodOf } from './period.js';
@@ -508,63 +502,10 @@ export class SqliteStateStore implements StateStore {
     return this.s.idemPurge.run(this.now()).changes;
   }
 
-  // The account holders' group (HolderStore), prepared on first use like the sessions' statements.
-  private get holders_(): SqliteHolders {
+  /** The account holders' group (HolderStore), its statements prepared on first use. */
+  get accountHolders(): HolderStore {
     this.holderStatements ??= new SqliteHolders(this.db, this.now);
     return this.holderStatements;
-  }
-
-  createInvitation(input: {
-    account_id: string;
-    email: string;
-    token_hash: Buffer;
-    expires_at: string;
-  }): Promise<Invitation> {
-    return this.holders_.createInvitation(input);
-  }
-
-  openInvitation(tokenHash: Buffer): Promise<Invitation | undefined> {
-    return this.holders_.openInvitation(tokenHash);
-  }
-
-  acceptInvitation(tokenHash: Buffer, passwordHash: string): Promise<AccountHolder | undefined> {
-    return this.holders_.acceptInvitation(tokenHash, passwordHash);
-  }
-
-  holderByEmail(email: string): Promise<AccountHolderWithPassword | undefined> {
-    return this.holders_.holderByEmail(email);
-  }
-
-  holders(accountId: string): Promise<AccountHolder[]> {
-    return this.holders_.holders(accountId);
-  }
-
-  createConsoleSession(input: { token_hash: Buffer; holder_id: string; expires_at: string }): Promise<void> {
-    return this.holders_.createConsoleSession(input);
-  }
-
-  consoleSession(tokenHash: Buffer): Promise<ConsoleSessionInfo | undefined> {
-    return this.holders_.consoleSession(tokenHash);
-  }
-
-  deleteConsoleSession(tokenHash: Buffer): Promise<void> {
-    return this.holders_.deleteConsoleSession(tokenHash);
-  }
-
-  recordSignInFailure(scopes: string[]): Promise<void> {
-    return this.holders_.recordSignInFailure(scopes);
-  }
-
-  signInFailures(scope: string, since: string): Promise<number> {
-    return this.holders_.signInFailures(scope, since);
-  }
-
-  clearSignInFailures(scope: string): Promise<void> {
-    return this.holders_.clearSignInFailures(scope);
-  }
-
-  dailyUsage(accountId: string, period: string): Promise<DailyUsage[]> {
-    return this.holders_.dailyUsage(accountId, period);
   }
 
   private quotaOf(account: Account, periodName: string, used?: number): QuotaStatus {

@@ -148,8 +148,9 @@ export class IdempotencyCompletedError extends Error {
   }
 }
 
-/** The methods of the account holders' console (invitations, passwords, sessions) are in HolderStore. */
-export interface StateStore extends HolderStore {
+export interface StateStore {
+  /** The account holders of the web console: invitations, passwords, console sessions, sign-in failures. */
+  readonly accountHolders: HolderStore;
   /** Fails when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -40,7 +40,7 @@ describe('heatsource accounts invite', () => {
     const token = new URL(out.url).searchParams.get('token')!;
     const state = new SqliteStateStore(stateFile);
     try {
-      expect((await state.openInvitation(tokenHash(token)))?.email).toBe('ops@acme.example');
+      expect((await state.accountHolders.openInvitation(tokenHash(token)))?.email).toBe('ops@acme.example');
       const stored = JSON.stringify(state.db.prepare('SELECT * FROM invitations').all());
       expect(stored).not.toContain(token);
     } finally {

@@ -23,7 +23,7 @@ export function holderStoreContract(name: string, open: () => Promise<StateStore
     async function invite(accountName: string, email: string, token: string, expires = inAnHour()) {
       const account =
         (await state.accountByName(accountName)) ?? (await state.createAccount({ name: accountName }));
-      const inv = await state.createInvitation({
+      const inv = await state.accountHolders.createInvitation({
         account_id: account.id,
         email,
         token_hash: hashOf(token),
@@ -36,78 +36,82 @@ export function holderStoreContract(name: string, open: () => Promise<StateStore
       const { account, inv } = await invite('acme', 'Ops@Acme.example', 'tok-1');
       expect(inv.email).toBe('ops@acme.example');
       expect(inv.used_at).toBeNull();
-      expect((await state.openInvitation(hashOf('tok-1')))?.id).toBe(inv.id);
-      const holder = await state.acceptInvitation(hashOf('tok-1'), '$argon2id$first');
+      expect((await state.accountHolders.openInvitation(hashOf('tok-1')))?.id).toBe(inv.id);
+      const holder = await state.accountHolders.acceptInvitation(hashOf('tok-1'), '$argon2id$first');
       expect(holder).toMatchObject({ account_id: account.id, email: 'ops@acme.example' });
-      expect(await state.openInvitation(hashOf('tok-1'))).toBeUndefined();
-      expect(await state.acceptInvitation(hashOf('tok-1'), '$argon2id$again')).toBeUndefined();
-      expect((await state.holderByEmail('OPS@acme.example'))?.password_hash).toBe('$argon2id$first');
-      expect((await state.holders(account.id)).map((h) => h.email)).toEqual(['ops@acme.example']);
+      expect(await state.accountHolders.openInvitation(hashOf('tok-1'))).toBeUndefined();
+      expect(await state.accountHolders.acceptInvitation(hashOf('tok-1'), '$argon2id$again')).toBeUndefined();
+      expect((await state.accountHolders.holderByEmail('OPS@acme.example'))?.password_hash).toBe(
+        '$argon2id$first',
+      );
+      expect((await state.accountHolders.holders(account.id)).map((h) => h.email)).toEqual([
+        'ops@acme.example',
+      ]);
     });
 
     it('refuses expired and unknown invitations', async () => {
       await invite('acme', 'late@acme.example', 'tok-old', anHourAgo());
-      expect(await state.openInvitation(hashOf('tok-old'))).toBeUndefined();
-      expect(await state.acceptInvitation(hashOf('tok-old'), 'h')).toBeUndefined();
-      expect(await state.acceptInvitation(hashOf('never issued'), 'h')).toBeUndefined();
-      expect(await state.holderByEmail('late@acme.example')).toBeUndefined();
+      expect(await state.accountHolders.openInvitation(hashOf('tok-old'))).toBeUndefined();
+      expect(await state.accountHolders.acceptInvitation(hashOf('tok-old'), 'h')).toBeUndefined();
+      expect(await state.accountHolders.acceptInvitation(hashOf('never issued'), 'h')).toBeUndefined();
+      expect(await state.accountHolders.holderByEmail('late@acme.example')).toBeUndefined();
     });
 
     it('a new invitation for a holder replaces the password and ends their sessions', async () => {
       await invite('acme', 'ops@acme.example', 'tok-a');
-      const holder = (await state.acceptInvitation(hashOf('tok-a'), 'first'))!;
-      await state.createConsoleSession({
+      const holder = (await state.accountHolders.acceptInvitation(hashOf('tok-a'), 'first'))!;
+      await state.accountHolders.createConsoleSession({
         token_hash: hashOf('s1'),
         holder_id: holder.id,
         expires_at: inAnHour(),
       });
-      expect((await state.consoleSession(hashOf('s1')))?.holder.id).toBe(holder.id);
+      expect((await state.accountHolders.consoleSession(hashOf('s1')))?.holder.id).toBe(holder.id);
       await invite('acme', 'ops@acme.example', 'tok-b');
-      const again = await state.acceptInvitation(hashOf('tok-b'), 'second');
+      const again = await state.accountHolders.acceptInvitation(hashOf('tok-b'), 'second');
       expect(again?.id).toBe(holder.id);
-      expect((await state.holderByEmail('ops@acme.example'))?.password_hash).toBe('second');
-      expect(await state.consoleSession(hashOf('s1'))).toBeUndefined();
+      expect((await state.accountHolders.holderByEmail('ops@acme.example'))?.password_hash).toBe('second');
+      expect(await state.accountHolders.consoleSession(hashOf('s1'))).toBeUndefined();
     });
 
     it("an invitation of another account for a holder's email is void", async () => {
       await invite('acme', 'ops@acme.example', 'tok-a');
-      await state.acceptInvitation(hashOf('tok-a'), 'first');
+      await state.accountHolders.acceptInvitation(hashOf('tok-a'), 'first');
       await invite('other', 'ops@acme.example', 'tok-o');
-      expect(await state.acceptInvitation(hashOf('tok-o'), 'stolen')).toBeUndefined();
-      expect((await state.holderByEmail('ops@acme.example'))?.password_hash).toBe('first');
+      expect(await state.accountHolders.acceptInvitation(hashOf('tok-o'), 'stolen')).toBeUndefined();
+      expect((await state.accountHolders.holderByEmail('ops@acme.example'))?.password_hash).toBe('first');
     });
 
     it('finds live console sessions with holder and account; expired and deleted ones are gone', async () => {
       const { account } = await invite('acme', 'ops@acme.example', 'tok');
-      const holder = (await state.acceptInvitation(hashOf('tok'), 'h'))!;
-      await state.createConsoleSession({
+      const holder = (await state.accountHolders.acceptInvitation(hashOf('tok'), 'h'))!;
+      await state.accountHolders.createConsoleSession({
         token_hash: hashOf('live'),
         holder_id: holder.id,
         expires_at: inAnHour(),
       });
-      await state.createConsoleSession({
+      await state.accountHolders.createConsoleSession({
         token_hash: hashOf('old'),
         holder_id: holder.id,
         expires_at: anHourAgo(),
       });
-      const s = await state.consoleSession(hashOf('live'));
+      const s = await state.accountHolders.consoleSession(hashOf('live'));
       expect(s?.account).toMatchObject({ id: account.id, name: 'acme' });
       expect(s?.holder).toMatchObject({ id: holder.id, email: 'ops@acme.example' });
-      expect(await state.consoleSession(hashOf('old'))).toBeUndefined();
-      await state.deleteConsoleSession(hashOf('live'));
-      expect(await state.consoleSession(hashOf('live'))).toBeUndefined();
+      expect(await state.accountHolders.consoleSession(hashOf('old'))).toBeUndefined();
+      await state.accountHolders.deleteConsoleSession(hashOf('live'));
+      expect(await state.accountHolders.consoleSession(hashOf('live'))).toBeUndefined();
     });
 
     it('counts sign-in failures per scope since an instant, and clears one scope', async () => {
       const since = anHourAgo();
-      await state.recordSignInFailure(['email:a', 'ip:1']);
-      await state.recordSignInFailure(['email:b', 'ip:1']);
-      expect(await state.signInFailures('email:a', since)).toBe(1);
-      expect(await state.signInFailures('ip:1', since)).toBe(2);
-      expect(await state.signInFailures('ip:1', inAnHour())).toBe(0);
-      await state.clearSignInFailures('email:a');
-      expect(await state.signInFailures('email:a', since)).toBe(0);
-      expect(await state.signInFailures('ip:1', since)).toBe(2);
+      await state.accountHolders.recordSignInFailure(['email:a', 'ip:1']);
+      await state.accountHolders.recordSignInFailure(['email:b', 'ip:1']);
+      expect(await state.accountHolders.signInFailures('email:a', since)).toBe(1);
+      expect(await state.accountHolders.signInFailures('ip:1', since)).toBe(2);
+      expect(await state.accountHolders.signInFailures('ip:1', inAnHour())).toBe(0);
+      await state.accountHolders.clearSignInFailures('email:a');
+      expect(await state.accountHolders.signInFailures('email:a', since)).toBe(0);
+      expect(await state.accountHolders.signInFailures('ip:1', since)).toBe(2);
     });
 
     it('sums billable units per day of a period, per account', async () => {
@@ -131,9 +135,9 @@ export function holderStoreContract(name: string, open: () => Promise<StateStore
       }
       const period = (await state.quota(a.id)).period;
       const today = new Date().toISOString().slice(0, 10);
-      expect(await state.dailyUsage(a.id, period)).toEqual([{ day: today, units: 3 }]);
-      expect(await state.dailyUsage(b.id, period)).toEqual([{ day: today, units: 1 }]);
-      expect(await state.dailyUsage(a.id, '2000-01')).toEqual([]);
+      expect(await state.accountHolders.dailyUsage(a.id, period)).toEqual([{ day: today, units: 3 }]);
+      expect(await state.accountHolders.dailyUsage(b.id, period)).toEqual([{ day: today, units: 1 }]);
+      expect(await state.accountHolders.dailyUsage(a.id, '2000-01')).toEqual([]);
     });
   });
 }
