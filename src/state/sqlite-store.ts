@@ -5,7 +5,7 @@ import { AuthCache, type AuthResult, keyVerdict } from './auth-cache.js';
 import type { HolderStore } from './holders.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
 import { MIGRATIONS, type Migration, migrate } from './migrations.js';
-import { periodByName, periodOf } from './period.js';
+import { periodOf } from './period.js';
 import { ownerGone, processOwner } from './process-owner.js';
 import {
   DEFAULT_RATE_LIMIT,
