@@ -12,7 +12,6 @@
  * retries the requests that had no answer. Bounded: `rounds` rounds of at most 2 s of load each.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +22,7 @@ import { corpusView } from '../src/engine/corpus.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
 import { projectPath } from '../src/project-path.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
+import { startReplica } from './cluster.js';
 import { machineLine } from './machine.js';
 import { seeded } from './seeded.js';
 
@@ -41,34 +41,6 @@ interface Write {
   kind: 'diagnostic' | 'session';
   key: string;
   body: unknown;
-}
-
-function start(bundle: string, state: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      projectPath('bin', 'run.js'),
-      'serve',
-      '--bundle',
-      bundle,
-      '--state',
-      state,
-      '--port',
-      '0',
-      '--log-level',
-      'warn',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /at (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ child, url: m[1]! });
-    });
-    child.on('exit', () => reject(new Error(`serve exited: ${err}`)));
-  });
 }
 
 async function send(url: string, authorization: string, w: Write): Promise<{ status: number; id?: string }> {
@@ -104,7 +76,7 @@ async function main(): Promise<void> {
   let inFlightAtKill = 0;
   let n = 0;
   for (let round = 0; round < rounds; round++) {
-    const server = await start(values.bundle, stateFile);
+    const server = await startReplica(values.bundle, stateFile);
     const killAt = Date.now() + 500 + random() * 1500;
     const pending = new Set<Write>();
     let killed = false;
@@ -135,7 +107,7 @@ async function main(): Promise<void> {
     await Promise.all(workers);
     inFlightAtKill += pending.size;
 
-    const again = await start(values.bundle, stateFile);
+    const again = await startReplica(values.bundle, stateFile);
     for (const w of pending) {
       const r = await send(again.url, authorization, w).catch(() => ({ status: 0, id: undefined }));
       retries.set(r.status, (retries.get(r.status) ?? 0) + 1);
