@@ -7,7 +7,7 @@ import type { PageLayout } from '../../pipeline/layout/types.js';
 import { openPdf } from '../../pipeline/pdf/open.js';
 import { buildChunks } from '../../pipeline/structure/chunks.js';
 import { findHeadings } from '../../pipeline/structure/headings.js';
-import type { ErrorCodeRecord } from '../../pipeline/types.js';
+import type { ChunkRecord, ErrorCodeRecord } from '../../pipeline/types.js';
 
 export type Doc = InstanceType<typeof PDFDocument>;
 
@@ -85,6 +85,7 @@ export interface Extracted {
   pages: PageLayout[];
   tables: CodeTable[];
   codes: ErrorCodeRecord[];
+  chunks: ChunkRecord[];
 }
 
 /** Runs the pipeline's layout and code extraction on a PDF, reading ruling lines on every page. */
@@ -98,6 +99,7 @@ export async function extract(bytes: Uint8Array): Promise<Extracted> {
       pages: layout.pages,
       tables: findCodeTables(layout.pages),
       codes: extractErrorCodes(layout.pages, chunks),
+      chunks,
     };
   } finally {
     await doc.destroy();
