@@ -1,4 +1,3 @@
-import type { ResolveModelResponse } from '@heatsource/sdk';
 import { Args, Flags } from '@oclif/core';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
@@ -9,8 +8,8 @@ export default class Resolve extends ClientCommand {
   static override description =
     'Says which model a nameplate name is, with its model id, ignoring case, spaces and hyphens but never ' +
     'guessing: a range name lists the models of the range, an unknown name its close names. Without ' +
-    '--brand every brand of the corpus is tried; --json then prints an array of the REST answers that ' +
-    'resolved (or, when none did, of those with candidates).' +
+    '--brand the name is looked up under every brand; a name that several brands use lists their models ' +
+    'and asks for --brand. --json prints the REST answer.' +
     `\n\n${EXIT_HELP}`;
   static override examples = [
     '<%= config.bin %> resolve DT-AW080-M --brand Demotherm',
@@ -29,25 +28,18 @@ export default class Resolve extends ClientCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Resolve);
     await this.withClient(flags, async (client) => {
-      if (flags.brand) {
-        const r = await client.resolveModel({ brand: flags.brand, model: args.model });
-        if (flags.json) this.printJson(r);
-        else {
-          const hints = r.reason === 'unknown_brand' ? await this.brandSuggestions(client, flags.brand) : [];
-          this.print(formatResolve(r, this.style, hints));
-        }
-        return r.status === 'resolved' ? EXIT.ok : EXIT.notFound;
+      // One request either way: without a brand the service looks the name up under every brand itself.
+      const r = await client.resolveModel({
+        model: args.model,
+        ...(flags.brand ? { brand: flags.brand } : {}),
+      });
+      if (flags.json) this.printJson(r);
+      else {
+        const hints =
+          flags.brand && r.reason === 'unknown_brand' ? await this.brandSuggestions(client, flags.brand) : [];
+        this.print(formatResolve(r, this.style, hints));
       }
-      const answers: ResolveModelResponse[] = [];
-      for (const brand of await this.knownBrands(client)) {
-        answers.push(await client.resolveModel({ brand: brand.name, model: args.model }));
-      }
-      const resolved = answers.filter((r) => r.status === 'resolved');
-      const shown = resolved.length > 0 ? resolved : answers.filter((r) => r.candidates.length > 0);
-      if (flags.json) this.printJson(shown);
-      else if (shown.length === 0) this.print(`No model “${args.model}” in the corpus, under any brand.`);
-      else this.print(shown.map((r) => formatResolve(r, this.style)).join('\n\n'));
-      return resolved.length > 0 ? EXIT.ok : EXIT.notFound;
+      return r.status === 'resolved' ? EXIT.ok : EXIT.notFound;
     });
   }
 }

@@ -110,9 +110,15 @@ export function formatResolve(r: ResolveModelResponse, style: Style, suggestions
       out.para(s.bold(`No manual of brand “${r.query.brand}” in the corpus`));
       if (suggestions.length > 0) out.para(`Did you mean ${suggestions.join(', ')}?`);
       break;
-    default:
-      out.para(s.bold(`No ${r.brand ?? r.query.brand} model “${r.query.model}” in the corpus`));
+    case 'ambiguous_model':
+      out.para(s.bold(`“${r.query.model}” names models of several brands`));
+      out.para('Give the brand on the nameplate with --brand. Models of that name:');
+      break;
+    default: {
+      const brand = r.brand ?? r.query.brand;
+      out.para(s.bold(`No ${brand ? `${brand} ` : ''}model “${r.query.model}” in the corpus`));
       if (r.candidates.length > 0) out.para('Close names (not a match):');
+    }
   }
   out.bullets(r.candidates.map(modelLine));
   return out.toString();

@@ -160,7 +160,14 @@ describe.concurrent('the other questions, offline', () => {
     expect(range.stdout).toContain('“Aquafield” is a range of Demotherm, not a model');
     expect(range.stdout).toContain('• DT-AW120-M (Aquafield)');
     const json = await heatsource(on('resolve', 'DT-AW080-M', '--json'));
-    expect(JSON.parse(json.stdout)).toMatchObject([{ status: 'resolved', brand: 'Demotherm' }]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      status: 'resolved',
+      brand: 'Demotherm',
+      query: { brand: null },
+    });
+    const unknown = await heatsource(on('resolve', 'DT-ZZ999'));
+    expect(unknown.code).toBe(3);
+    expect(unknown.stdout).toContain('No model “DT-ZZ999” in the corpus');
   });
 
   it('registry lists the brand, its models by range and the totals', async () => {
