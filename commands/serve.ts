@@ -39,6 +39,11 @@ export default class Serve extends HeatsourceCommand {
       description: 'origins allowed to call from browsers, comma-separated, or *',
       env: 'HEATSOURCE_CORS_ORIGINS',
     }),
+    'trust-proxy': Flags.string({
+      description:
+        'addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client, comma-separated',
+      env: 'HEATSOURCE_TRUST_PROXY',
+    }),
     'log-level': Flags.string({
       description: 'log level',
       options: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'],
@@ -68,6 +73,10 @@ export default class Serve extends HeatsourceCommand {
           port: flags.port,
           auth: flags.auth,
           cors,
+          trustProxy: (flags['trust-proxy'] ?? '')
+            .split(',')
+            .map((a) => a.trim())
+            .filter(Boolean),
           logLevel: flags['log-level'],
           extend: registerConsole,
           afterListen: consoleNotices(),

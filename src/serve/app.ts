@@ -52,6 +52,11 @@ export interface BuildAppOptions {
   mcp?: Partial<Omit<McpRoutesOptions, 'services' | 'auth'>> | false;
   /** Connection time limits; the defaults suit a server reachable by anyone. */
   timeouts?: Partial<ServerTimeouts>;
+  /**
+   * Addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For is believed: requests from them
+   * are attributed to the client the proxy names (console sign-in throttling, logs). Empty: none.
+   */
+  trustProxy?: string[];
   /** Adds routes or hooks once the API is registered. */
   extend?: (app: FastifyInstance, hs: HeatsourceApp) => void | Promise<void>;
 }
@@ -122,6 +127,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Only the proxies named are believed: a header from anyone else could name any address.
+    trustProxy: options.trustProxy && options.trustProxy.length > 0 ? options.trustProxy : false,
   });
   const services = options.services ?? new Services(reader, state);
   const metrics = new HttpMetrics({ processMetrics: options.processMetrics });

@@ -16,6 +16,8 @@ export interface ServeOptions {
   /** false: no API keys; refused unless `host` is a loopback address. */
   auth: boolean;
   cors?: string[] | '*' | false;
+  /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
+  trustProxy?: string[];
   logLevel?: string;
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
   drainMs?: number;
@@ -79,6 +81,7 @@ export async function startServer(
     state,
     auth: options.auth,
     cors: options.cors ?? false,
+    trustProxy: options.trustProxy,
     processMetrics: true,
     logger: { level: options.logLevel ?? 'info', stream: logs },
     extend: options.extend,

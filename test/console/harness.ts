@@ -47,7 +47,7 @@ export interface ConsoleServer {
 }
 
 /** `serve` as `npm start` runs it (demo bundle, local invitation), on a free port and a fresh state. */
-export async function consoleServer(): Promise<ConsoleServer> {
+export async function consoleServer(options: { trustProxy?: string[] } = {}): Promise<ConsoleServer> {
   const { bundle, dispose } = await demoBundle();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-console-'));
   const stateFile = path.join(dir, 'state.sqlite');
@@ -59,6 +59,7 @@ export async function consoleServer(): Promise<ConsoleServer> {
       host: '127.0.0.1',
       port: 0,
       auth: true,
+      trustProxy: options.trustProxy,
       logLevel: 'silent',
       extend: registerConsole,
       afterListen: consoleNotices({ invite: LOCAL_EMAIL }),

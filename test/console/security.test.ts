@@ -9,7 +9,8 @@ import { type ConsoleServer, consoleServer } from './harness.js';
 let server: ConsoleServer;
 
 beforeAll(async () => {
-  server = await consoleServer();
+  // As behind the reverse proxy of docs/DEPLOY.md: the loopback peer is the proxy, X-Forwarded-For the client.
+  server = await consoleServer({ trustProxy: ['127.0.0.1'] });
 }, 240_000);
 afterAll(async () => {
   await server?.close();
@@ -55,9 +56,9 @@ class Visitor {
     return this.request('/console/invitation', { csrf, token, password, confirm: password });
   }
 
-  async signIn(email: string, password: string) {
+  async signIn(email: string, password: string, headers: Record<string, string> = {}) {
     const csrf = await this.csrf('/console/sign-in');
-    return this.request('/console/sign-in', { csrf, email, password });
+    return this.request('/console/sign-in', { csrf, email, password }, headers);
   }
 
   async createKey(label: string): Promise<string> {
@@ -155,6 +156,27 @@ describe('console security', () => {
     // Another email from the same address is not locked out by carol's failures.
     await holder('throttle-2', 'dave@example.com', 'dave has a long password');
     expect((await new Visitor().signIn('dave@example.com', 'dave has a long password')).status).toBe(303);
+  });
+
+  it('throttles sign-in per client address behind a trusted proxy, not per proxy', async () => {
+    await holder('proxy-co', 'frank@example.com', 'frank has a long password');
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const v = new Visitor();
+    // Twenty failures from one client, each for another email so that no email is locked out.
+    for (let i = 0; i < 20; i++) {
+      expect((await v.signIn(`guess${i}@example.com`, 'a wrong password', from('203.0.113.7'))).status).toBe(
+        401,
+      );
+    }
+    const blocked = await v.signIn('frank@example.com', 'frank has a long password', from('203.0.113.7'));
+    expect(blocked.status).toBe(429);
+    // Another client behind the same proxy signs in.
+    const other = await new Visitor().signIn(
+      'frank@example.com',
+      'frank has a long password',
+      from('198.51.100.4'),
+    );
+    expect(other.status).toBe(303);
   });
 
   it('refuses an invitation used once already', async () => {
