@@ -270,6 +270,13 @@ function elsewhere(
     ];
     return answer;
   }
+  // Manuals of the same models that read the code differently (one manual in two languages, or two
+  // editions): the model on the nameplate would not choose between them, so asking for it is a question
+  // that cannot help. The manual in the asked (or most common) language answers; the others are cited.
+  if (!parts.model && sameModels(view, ranked)) {
+    const answer = answerFrom(view, ranked, brand, null, variant);
+    if (answer.state === 'answer') return answer;
+  }
   const candidateIds = parts.candidates ? new Set(parts.candidates.map((m) => m.id)) : null;
   const documenting = ranked.flatMap((e) => view.modelsOfDocument(e.row.document_id));
   const preferred = candidateIds ? documenting.filter((m) => candidateIds.has(m.id)) : [];
@@ -281,6 +288,18 @@ function elsewhere(
     alternatives: alternatives(view, ranked),
     follow_up_questions: [askModel(options, parts.question)],
   });
+}
+
+/** Whether every manual among the entries covers the same models. */
+function sameModels(view: CorpusView, entries: CodeEntry[]): boolean {
+  const key = (documentId: string) =>
+    view
+      .modelsOfDocument(documentId)
+      .map((m) => m.id)
+      .sort()
+      .join('\u0000');
+  const first = key(entries[0]!.row.document_id);
+  return first !== '' && entries.every((e) => key(e.row.document_id) === first);
 }
 
 /** v1 lookup: brand, model and code as a technician typed them, answered only from a verbatim excerpt. */
