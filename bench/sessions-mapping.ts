@@ -314,6 +314,15 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
   },
   condensate_drain: { theirs: ['condensats'], modalities: { normal: 'flowing', bouche: 'blocked' } },
   compressor_insulation: { theirs: ['isolement_compresseur_mohm'], modalities: NUMBER_BANDS },
+  // Theirs is in amperes, ours a share of the rated current: only the band against their range passes.
+  compressor_current: {
+    theirs: ['amperage_compresseur'],
+    modalities: NUMBER_BANDS,
+    derive: ({ get, band }) => {
+      const v = num(get('amperage_compresseur'));
+      return v === undefined ? undefined : band('amperage_compresseur', v);
+    },
+  },
   dhw_shortfall: {
     theirs: ['t_ecs_ballon', 'consigne_ecs'],
     derive: ({ get }) => difference(get('consigne_ecs'), get('t_ecs_ballon')),
