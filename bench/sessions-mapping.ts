@@ -14,7 +14,7 @@ export const CAUSE_MAP: Record<string, string[]> = {
   flowswitch_hs: ['flow_switch_faulty'],
   vanne_fermee: ['isolation_valve_closed', 'diverter_valve_stuck', 'diverter_actuator_fault'],
   bypass_ferme: ['bypass_misadjusted'],
-  sous_dimension: ['undersized_installation'],
+  sous_dimension: ['undersized_installation', 'water_circuit_undersized'],
   defaut_debit: [
     'air_in_water_circuit',
     'strainer_clogged',
@@ -22,6 +22,7 @@ export const CAUSE_MAP: Record<string, string[]> = {
     'isolation_valve_closed',
     'bypass_misadjusted',
     'plate_exchanger_fouled',
+    'water_circuit_undersized',
   ],
   sonde_hs: ['temperature_sensor_fault', 'sensor_wiring_fault'],
   carte_hs: ['control_board_fault', 'board_config_locked'],
@@ -313,6 +314,15 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
   },
   condensate_drain: { theirs: ['condensats'], modalities: { normal: 'flowing', bouche: 'blocked' } },
   compressor_insulation: { theirs: ['isolement_compresseur_mohm'], modalities: NUMBER_BANDS },
+  // Theirs is in amperes, ours a share of the rated current: only the band against their range passes.
+  compressor_current: {
+    theirs: ['amperage_compresseur'],
+    modalities: NUMBER_BANDS,
+    derive: ({ get, band }) => {
+      const v = num(get('amperage_compresseur'));
+      return v === undefined ? undefined : band('amperage_compresseur', v);
+    },
+  },
   dhw_shortfall: {
     theirs: ['t_ecs_ballon', 'consigne_ecs'],
     derive: ({ get }) => difference(get('consigne_ecs'), get('t_ecs_ballon')),

@@ -386,8 +386,10 @@ export function decide(s: Situation): Decision {
   // the bar rises as the technician fails to read what is asked: the case may not have it to hand.
   const quickGain = settings.quickMinGain ?? 1;
   const glances = information.filter((a) => a.minutes <= (settings.glanceMinutes ?? 0));
+  // The glance's bar is the plain minimum gain: tying it to the quick-reading bar let a raised bar
+  // push the gauge behind longer checks, against the rule that it comes first.
   const quick =
-    bestByGainPerCost(model, p, glances, quickGain) ??
+    bestByGainPerCost(model, p, glances) ??
     bestByGainPerCost(
       model,
       p,
