@@ -7,18 +7,29 @@ import { buildFixtureBundle, type DocSpec, sidecar, type TestApi, testApi } from
  * the nameplate cannot choose between the readings, so the answer must not ask for it. Manuals of
  * different models that read a code differently still ask.
  */
-const models = [
-  { name: 'PX-90', aliases: [] },
-  { name: 'PX-120', aliases: [] },
-];
+const SERIES = ['PX-90', 'PX-120'];
 
-function manual(id: string, language: 'en' | 'de', title: string, line: string, reading: string): DocSpec {
+/** A Polarix manual for `models` whose page 2 prints one code's line, read as `reading`. */
+function manual(
+  id: string,
+  language: 'en' | 'de',
+  models: string[],
+  title: string,
+  code: string,
+  reading: string,
+  line = `${code} ${reading}.`,
+): DocSpec {
   return {
     id,
-    sidecar: sidecar({ brand: 'Polarix', title, language, models }),
-    pages: [[title], ['F3', line]],
-    chunks: [{ page: 2, section: ['F3'], kind: 'table', lines: [] }],
-    codes: [{ code: 'F3', title: reading, excerpt: line, page: 2 }],
+    sidecar: sidecar({
+      brand: 'Polarix',
+      title,
+      language,
+      models: models.map((name) => ({ name, aliases: [] })),
+    }),
+    pages: [[title], [line]],
+    chunks: [{ page: 2, section: ['Codes'], kind: 'table', lines: [] }],
+    codes: [{ code, title: reading, excerpt: line, page: 2 }],
     snapshots: [],
   };
 }
@@ -26,50 +37,36 @@ function manual(id: string, language: 'en' | 'de', title: string, line: string, 
 const EN = manual(
   'polarix-service-en',
   'en',
+  SERIES,
   'Polarix Service Manual',
-  'F3 Outdoor coil sensor open circuit.',
+  'F3',
   'Outdoor coil sensor open circuit',
 );
 const DE = manual(
   'polarix-service-de',
   'de',
+  SERIES,
   'Polarix Servicehandbuch',
-  'F3 Außenregisterfühler Unterbrechung.',
+  'F3',
   'Außenregisterfühler Unterbrechung',
 );
-/** Another range of the brand, whose manual reads the same code as something else. */
-const OTHER: DocSpec = {
-  id: 'polarix-compact-en',
-  sidecar: sidecar({
-    brand: 'Polarix',
-    title: 'Polarix Compact Manual',
-    models: [{ name: 'PX-C40', aliases: [] }],
-  }),
-  pages: [['Polarix Compact Manual'], ['F7 Fan motor locked.']],
-  chunks: [{ page: 2, section: ['Codes'], kind: 'table', lines: [] }],
-  codes: [{ code: 'F7', title: 'Fan motor locked', excerpt: 'F7 Fan motor locked.', page: 2 }],
-  snapshots: [],
-};
-/** A third range, whose manual reads F7 as something else again. */
-const LARGE: DocSpec = {
-  id: 'polarix-large-en',
-  sidecar: sidecar({
-    brand: 'Polarix',
-    title: 'Polarix Large Manual',
-    models: [{ name: 'PX-L200', aliases: [] }],
-  }),
-  pages: [['Polarix Large Manual'], ['F7 Compressor discharge temperature too high.']],
-  chunks: [{ page: 2, section: ['Codes'], kind: 'table', lines: [] }],
-  codes: [
-    {
-      code: 'F7',
-      title: 'Compressor discharge temperature too high',
-      excerpt: 'F7 Compressor discharge temperature too high.',
-      page: 2,
-    },
-  ],
-  snapshots: [],
-};
+/** Two other ranges of the brand, whose manuals read F7 as two different things. */
+const OTHER = manual(
+  'polarix-compact-en',
+  'en',
+  ['PX-C40'],
+  'Polarix Compact Manual',
+  'F7',
+  'Fan motor locked',
+);
+const LARGE = manual(
+  'polarix-large-en',
+  'en',
+  ['PX-L200'],
+  'Polarix Large Manual',
+  'F7',
+  'Compressor discharge temperature too high',
+);
 
 let api: TestApi;
 let authorization: string;
