@@ -86,7 +86,8 @@ export function findHeadings(pages: PageLayout[], outline: OutlineEntry[]): Head
     });
     for (const c of candidates) {
       const line = page.lines[c.lineIndex]!;
-      if (c.numbered && isListItem(page.lines, c.lineIndex)) continue;
+      if (c.numbered && isListItem(page.lines, c.lineIndex, line.size >= Math.max(body, prose) * 1.1))
+        continue;
       if (c.numbered) {
         let title = clean(line.text);
         const next = page.lines[c.lineIndex + 1];
@@ -249,13 +250,16 @@ function balanced(text: string): boolean {
 
 /**
  * A numbered line with a sibling close by, in the same style and indent ("2." below "1.", "B" below
- * "A"), is an item of a list (steps, a legend of a drawing), not a section of its own.
+ * "A"), is an item of a list (steps, a legend of a drawing), not a section of its own. Chapters set large
+ * may follow each other on one page with a line of text between them: set large, only a sibling on the
+ * very next line makes a list.
  */
-function isListItem(lines: Line[], index: number): boolean {
+function isListItem(lines: Line[], index: number, large: boolean): boolean {
   const line = lines[index]!;
   const mine = marker(line.text);
   if (!mine || mine.depth > 1) return false;
-  for (let j = Math.max(0, index - 8); j <= Math.min(lines.length - 1, index + 8); j++) {
+  const reach = large ? 1 : 8;
+  for (let j = Math.max(0, index - reach); j <= Math.min(lines.length - 1, index + reach); j++) {
     if (j === index) continue;
     const other = lines[j]!;
     const theirs = marker(other.text);

@@ -70,6 +70,18 @@ describe('section paths come from headings', () => {
     expect(paths).toEqual(['Contents', '2. Troubleshooting']);
   });
 
+  it('keeps short chapters that follow each other on one page', async () => {
+    const paths = await sectionPaths((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('1 Safety instructions', 50, 60);
+      doc.font('Helvetica').fontSize(10).text('Only a qualified engineer may open the unit.', 50, 85);
+      doc.font('Helvetica-Bold').fontSize(14).text('2 Models and ratings', 50, 120);
+      doc.font('Helvetica').fontSize(10).text('DT-06 6 kW, DT-09 9 kW.', 50, 145);
+      doc.font('Helvetica-Bold').fontSize(14).text('3 Operation', 50, 180);
+      doc.font('Helvetica').fontSize(10).text(PARAGRAPH, 50, 205, { width: 480 });
+    });
+    expect(paths).toEqual(['1 Safety instructions', '2 Models and ratings', '3 Operation']);
+  });
+
   it('takes no large paragraph for a heading', async () => {
     const paths = await sectionPaths((doc) => {
       doc.font('Helvetica-Bold').fontSize(18).text('Maintenance', 50, 60);
