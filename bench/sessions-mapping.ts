@@ -103,6 +103,7 @@ export const ACTION_MAP: Record<string, string[]> = {
   measure_sensor_resistance: ['MES-RESISTANCE-SONDE'],
   check_sensor_wiring: ['MES-CONTINUITE'],
   inspect_sensor_connector: ['OBS-CAPTEUR'],
+  read_fault_display: ['OBS-LED-DEFAUT', 'LECTURE-CODE'],
   read_controller_status: ['OBS-LED-DEFAUT', 'LECTURE-CODE'],
   check_board_wiring: ['VERIF-CABLAGE-CARTE'],
   test_board_outputs: ['DEM-CARTE'],
@@ -211,6 +212,15 @@ function continuity(ohms: number | undefined): 'continuous' | 'open' | undefined
   return undefined;
 }
 
+/** Their words for "no code": a displayed code of theirs is a string, and only its presence passes. */
+const NO_CODE = new Set(['', 'aucun', 'aucune', 'none', 'sans', 'no']);
+
+function displayedFault(v: Reading | undefined): 'fault_shown' | 'none' | undefined {
+  if (typeof v !== 'string') return undefined;
+  const words = v.trim().toLowerCase().replace(/[_-]+/g, ' ');
+  return NO_CODE.has(words) ? 'none' : 'fault_shown';
+}
+
 /** Our quantity -> their quantities (taxonomy quantities-v3 and the action-quantity map). */
 export const QUANTITY_MAP: Record<string, QuantitySource> = {
   water_pressure: { theirs: ['pression_circuit_bar'], modalities: NUMBER_BANDS },
@@ -249,6 +259,12 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
   // A visible leak in their vocabulary is water or refrigerant: only its absence answers either of ours.
   visible_water_leak: { theirs: ['fuite_visible'], modalities: { absent: 'none' } },
   refrigerant_oil_traces: { theirs: ['fuite_visible'], modalities: { absent: 'none' } },
+  // Their fault light has one modality ("code"); their code reading is the code itself, of which
+  // only whether one is shown passes (no code is ever read for its meaning).
+  fault_display: {
+    theirs: ['led_defaut', 'code_defaut'],
+    derive: ({ get }) => (get('led_defaut') === 'code' ? 'fault_shown' : displayedFault(get('code_defaut'))),
+  },
   sensor_deviation: { theirs: ['delta_sonde_k'], modalities: NUMBER_BANDS },
   sensor_wiring: {
     theirs: ['continuite_sonde_ohm'],
