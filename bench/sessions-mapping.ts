@@ -334,9 +334,14 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
     derive: ({ get }) => (get('led_defaut') === 'code' ? 'fault_shown' : displayedFault(get('code_defaut'))),
   },
   sensor_deviation: { theirs: ['delta_sonde_k'], modalities: NUMBER_BANDS },
+  // Within their nominal range a sensor cable is continuous; far beyond it, open.
   sensor_wiring: {
     theirs: ['continuite_sonde_ohm'],
-    derive: ({ get }) => continuity(num(get('continuite_sonde_ohm'))),
+    derive: ({ get, band }) => {
+      const ohms = num(get('continuite_sonde_ohm'));
+      if (ohms !== undefined && band('continuite_sonde_ohm', ohms) === 'normal') return 'continuous';
+      return continuity(ohms) ?? continuityOf(get('continuite_sonde_ohm'));
+    },
   },
   sensor_resistance: {
     theirs: ['resistance_sonde_ohm', 'resistance_ohm'],
