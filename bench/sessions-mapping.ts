@@ -81,6 +81,7 @@ export const ACTION_MAP: Record<string, string[]> = {
   inspect_air_vent: ['OBS-PURGEUR'],
   listen_circulator: ['OBS-BRUIT-POMPE'],
   read_water_delta_t: ['MES-DT-EAU', 'MES-TEMP-DEPART-RETOUR'],
+  read_flow_temperature: ['MES-TEMP-DEPART-RETOUR', 'MES-TEMP-AMBIANTE'],
   measure_water_flow: ['MES-DEBIT'],
   inspect_strainer_sight: ['OBS-FILTRE'],
   remove_strainer: ['DEM-FILTRE', 'MAN-NETTOYAGE-FILTRE'],
@@ -300,6 +301,7 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
       difference(get('t_depart_chauffage') ?? get('t_depart'), get('t_retour_chauffage') ?? get('t_retour')),
   },
   water_flow: { theirs: ['debit_l_min'], modalities: NUMBER_BANDS },
+  flow_temperature: { theirs: ['t_depart_chauffage', 't_depart'], modalities: NUMBER_BANDS },
   purger_state: { theirs: ['purgeur'], modalities: { sec: 'no_air', crache_air: 'releases_air' } },
   circulator_noise: {
     theirs: ['bruit_pompe'],
