@@ -270,6 +270,10 @@ function firstWord(v: Reading | undefined): string | undefined {
   return normaliseText(v.replace(/[_-]+/g, ' ')).split(' ')[0];
 }
 
+function wholeValue(v: Reading | undefined): string | undefined {
+  return typeof v === 'string' ? normaliseText(v.replace(/[_-]+/g, ' ')) : undefined;
+}
+
 function stateOf(v: Reading | undefined): 'ok' | 'fault' | undefined {
   const w = firstWord(v);
   if (w === undefined) return undefined;
@@ -456,10 +460,12 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
     derive: ({ get }) => {
       const v = get('coupures_thermostat_securite');
       if (typeof v === 'number') return v >= 2 ? 'frequent' : v === 0 ? 'none' : undefined;
+      // A yes or a no must be the whole value: "non vérifié" is no answer.
+      const whole = wholeValue(v);
+      if (whole === 'non' || whole === 'no' || whole === 'aucune' || whole === 'aucun') return 'none';
+      if (whole === 'oui' || whole === 'yes') return 'frequent';
       const w = firstWord(v);
-      if (w === 'non' || w === 'aucune' || w === 'aucun' || w === 'none' || w === 'no') return 'none';
-      if (w === 'oui' || w === 'frequentes' || w === 'repetees' || w === 'yes' || w === 'frequent')
-        return 'frequent';
+      if (w === 'frequentes' || w === 'repetees' || w === 'frequent') return 'frequent';
       return undefined;
     },
   },
@@ -518,9 +524,14 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
   leak_detection: {
     theirs: ['localisation_fuite'],
     derive: ({ get }) => {
+      // Their value names where the leak is; a value that says none, or that is no place (a
+      // negation, "not done", "unknown"), is not a leak found.
+      const whole = wholeValue(get('localisation_fuite'));
+      if (whole === undefined || whole === '') return undefined;
+      if (['aucune', 'aucun', 'absent', 'absente', 'none', 'non'].includes(whole)) return 'no_leak';
       const w = firstWord(get('localisation_fuite'));
-      if (w === undefined) return undefined;
-      if (w === 'aucune' || w === 'aucun' || w === 'absent' || w === 'none' || w === 'non') return 'no_leak';
+      if (w === 'non' || w === 'pas' || w === 'inconnu' || w === 'inconnue' || w === 'unknown')
+        return undefined;
       return 'leak_found';
     },
   },
