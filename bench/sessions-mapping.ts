@@ -4,6 +4,7 @@
  * by those ids only: no entry names a case, and no rule reads the words of a case's texts.
  */
 import type { EquipmentKind } from '../src/engine/sessions/knowledge-schema.js';
+import { normaliseText } from '../src/engine/sessions/text-match.js';
 
 /** Their cause ids (taxonomy v2/v3) -> the causes of ours that they cover. */
 export const CAUSE_MAP: Record<string, string[]> = {
@@ -80,11 +81,12 @@ export const ACTION_MAP: Record<string, string[]> = {
   inspect_air_vent: ['OBS-PURGEUR'],
   listen_circulator: ['OBS-BRUIT-POMPE'],
   read_water_delta_t: ['MES-DT-EAU', 'MES-TEMP-DEPART-RETOUR'],
+  read_flow_temperature: ['MES-TEMP-DEPART-RETOUR', 'MES-TEMP-AMBIANTE'],
   measure_water_flow: ['MES-DEBIT'],
   inspect_strainer_sight: ['OBS-FILTRE'],
   remove_strainer: ['DEM-FILTRE', 'MAN-NETTOYAGE-FILTRE'],
   check_isolation_valves: ['OBS-VANNE'],
-  check_diverter_valve: ['OBS-VANNE'],
+  check_diverter_valve: ['OBS-VANNE', 'DEM-VANNE'],
   test_diverter_actuator: ['TEST-MOTEUR-VANNE'],
   operate_diverter_by_hand: [],
   check_bypass: ['OBS-BYPASS'],
@@ -100,9 +102,11 @@ export const ACTION_MAP: Record<string, string[]> = {
   remove_circulator: ['DEM-CIRCULATEUR'],
   test_flow_switch: ['DEM-FLOWSWITCH'],
   compare_sensor_reading: ['MES-SONDE'],
-  measure_sensor_resistance: ['MES-RESISTANCE-SONDE'],
+  // Taking a sensor off to test it is measuring its resistance on the bench.
+  measure_sensor_resistance: ['MES-RESISTANCE-SONDE', 'DEM-SONDE'],
   check_sensor_wiring: ['MES-CONTINUITE'],
   inspect_sensor_connector: ['OBS-CAPTEUR'],
+  read_fault_display: ['OBS-LED-DEFAUT', 'LECTURE-CODE'],
   read_controller_status: ['OBS-LED-DEFAUT', 'LECTURE-CODE'],
   check_board_wiring: ['VERIF-CABLAGE-CARTE'],
   test_board_outputs: ['DEM-CARTE'],
@@ -130,7 +134,7 @@ export const ACTION_MAP: Record<string, string[]> = {
   purge_water_circuit: ['MAN-PURGE'],
   top_up_water_pressure: ['MAN-REMPLISSAGE'],
   recharge_expansion_vessel: ['REM-VASE'],
-  clean_strainer: ['MAN-NETTOYAGE-FILTRE'],
+  clean_strainer: ['MAN-NETTOYAGE-FILTRE', 'REM-FILTRE'],
   adjust_bypass: ['MAN-REGLAGE-BYPASS'],
   free_diverter_valve: ['MAN-FORCAGE-VENTILO'],
   reset_unit: ['MAN-RESET'],
@@ -211,6 +215,85 @@ function continuity(ohms: number | undefined): 'continuous' | 'open' | undefined
   return undefined;
 }
 
+/** Their words for "no code": a displayed code of theirs is a string, and only its presence passes. */
+const NO_CODE = new Set(['', 'aucun', 'aucune', 'none', 'sans', 'no']);
+
+function displayedFault(v: Reading | undefined): 'fault_shown' | 'none' | undefined {
+  if (typeof v !== 'string') return undefined;
+  const words = v.trim().toLowerCase().replace(/[_-]+/g, ' ');
+  return NO_CODE.has(words) ? 'none' : 'fault_shown';
+}
+
+/**
+ * A component's state written as a word, for their quantities whose modalities the taxonomy does not
+ * list: general words for "as it should be" and "at fault" (French and English), the first word of a
+ * snake-case value deciding. Anything else is not read.
+ */
+const HEALTHY_WORDS = new Set([
+  'ok',
+  'normal',
+  'normale',
+  'conforme',
+  'bon',
+  'bonne',
+  'intact',
+  'intacte',
+  'sain',
+  'good',
+]);
+const FAULT_WORDS = new Set([
+  'hs',
+  'defaut',
+  'defectueux',
+  'defectueuse',
+  'endommage',
+  'endommagee',
+  'abime',
+  'abimee',
+  'grille',
+  'fondu',
+  'coupe',
+  'coupee',
+  'sectionne',
+  'sectionnee',
+  'desserre',
+  'desserree',
+  'oxyde',
+  'oxydee',
+  'faulty',
+  'damaged',
+  'blown',
+]);
+
+function firstWord(v: Reading | undefined): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  return normaliseText(v.replace(/[_-]+/g, ' ')).split(' ')[0];
+}
+
+function wholeValue(v: Reading | undefined): string | undefined {
+  return typeof v === 'string' ? normaliseText(v.replace(/[_-]+/g, ' ')) : undefined;
+}
+
+function stateOf(v: Reading | undefined): 'ok' | 'fault' | undefined {
+  const w = firstWord(v);
+  if (w === undefined) return undefined;
+  if (HEALTHY_WORDS.has(w)) return 'ok';
+  if (FAULT_WORDS.has(w)) return 'fault';
+  return undefined;
+}
+
+/** Our outcome for a state word: the healthy one or the faulty one. */
+function pick(state: 'ok' | 'fault' | undefined, healthy: string, faulty: string): string | undefined {
+  return state === 'ok' ? healthy : state === 'fault' ? faulty : undefined;
+}
+
+/** A state word or an ohm reading, as the continuity of a conductor or a coil. */
+function continuityOf(v: Reading | undefined): 'continuous' | 'open' | undefined {
+  if (typeof v === 'number') return continuity(num(v));
+  const st = stateOf(v);
+  return st === 'ok' ? 'continuous' : st === 'fault' ? 'open' : undefined;
+}
+
 /** Our quantity -> their quantities (taxonomy quantities-v3 and the action-quantity map). */
 export const QUANTITY_MAP: Record<string, QuantitySource> = {
   water_pressure: { theirs: ['pression_circuit_bar'], modalities: NUMBER_BANDS },
@@ -222,6 +305,7 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
       difference(get('t_depart_chauffage') ?? get('t_depart'), get('t_retour_chauffage') ?? get('t_retour')),
   },
   water_flow: { theirs: ['debit_l_min'], modalities: NUMBER_BANDS },
+  flow_temperature: { theirs: ['t_depart_chauffage', 't_depart'], modalities: NUMBER_BANDS },
   purger_state: { theirs: ['purgeur'], modalities: { sec: 'no_air', crache_air: 'releases_air' } },
   circulator_noise: {
     theirs: ['bruit_pompe'],
@@ -249,10 +333,21 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
   // A visible leak in their vocabulary is water or refrigerant: only its absence answers either of ours.
   visible_water_leak: { theirs: ['fuite_visible'], modalities: { absent: 'none' } },
   refrigerant_oil_traces: { theirs: ['fuite_visible'], modalities: { absent: 'none' } },
+  // Their fault light has one modality ("code"); their code reading is the code itself, of which
+  // only whether one is shown passes (no code is ever read for its meaning).
+  fault_display: {
+    theirs: ['led_defaut', 'code_defaut'],
+    derive: ({ get }) => (get('led_defaut') === 'code' ? 'fault_shown' : displayedFault(get('code_defaut'))),
+  },
   sensor_deviation: { theirs: ['delta_sonde_k'], modalities: NUMBER_BANDS },
+  // Within their nominal range a sensor cable is continuous; far beyond it, open.
   sensor_wiring: {
     theirs: ['continuite_sonde_ohm'],
-    derive: ({ get }) => continuity(num(get('continuite_sonde_ohm'))),
+    derive: ({ get, band }) => {
+      const ohms = num(get('continuite_sonde_ohm'));
+      if (ohms !== undefined && band('continuite_sonde_ohm', ohms) === 'normal') return 'continuous';
+      return continuity(ohms) ?? continuityOf(get('continuite_sonde_ohm'));
+    },
   },
   sensor_resistance: {
     theirs: ['resistance_sonde_ohm', 'resistance_ohm'],
@@ -321,6 +416,123 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
     derive: ({ get, band }) => {
       const v = num(get('amperage_compresseur'));
       return v === undefined ? undefined : band('amperage_compresseur', v);
+    },
+  },
+  circulator_fuse: {
+    theirs: ['etat_fusible'],
+    derive: ({ get }) => pick(stateOf(get('etat_fusible')), 'intact', 'blown'),
+  },
+  link_cable_condition: {
+    theirs: ['etat_cable_liaison'],
+    derive: ({ get }) => pick(stateOf(get('etat_cable_liaison')), 'intact', 'damaged'),
+  },
+  board_wiring: {
+    theirs: ['cablage_apparent'],
+    derive: ({ get }) => pick(stateOf(get('cablage_apparent')), 'conforming', 'loose_or_missing'),
+  },
+  // A valve motor: no control voltage is a missing command; voltage on an open winding, a dead motor.
+  // Voltage on a sound winding does not tell a moving valve from a stuck one.
+  diverter_actuator: {
+    theirs: ['tension_commande_vanne_v', 'continuite_moteur_vanne'],
+    derive: ({ get }) => {
+      const volts = num(get('tension_commande_vanne_v'));
+      if (volts !== undefined && volts < 20) return 'no_command';
+      if (volts !== undefined && continuityOf(get('continuite_moteur_vanne')) === 'open')
+        return 'powered_motor_dead';
+      return undefined;
+    },
+  },
+  // One winding's resistance shows an open winding; balance needs all three.
+  compressor_windings: {
+    theirs: ['resistance_enroulement_compresseur_ohm'],
+    derive: ({ get }) =>
+      continuityOf(get('resistance_enroulement_compresseur_ohm')) === 'open' ? 'open' : undefined,
+  },
+  expansion_valve_test: {
+    theirs: ['resistance_bobine_eev_ohm', 'commande_eev_mode_service'],
+    derive: ({ get }) => {
+      if (continuityOf(get('resistance_bobine_eev_ohm')) === 'open') return 'coil_open';
+      return pick(stateOf(get('commande_eev_mode_service')), 'moves', 'stuck');
+    },
+  },
+  immersion_safety_trips: {
+    theirs: ['coupures_thermostat_securite'],
+    derive: ({ get }) => {
+      const v = get('coupures_thermostat_securite');
+      if (typeof v === 'number') return v >= 2 ? 'frequent' : v === 0 ? 'none' : undefined;
+      // A yes or a no must be the whole value: "non vérifié" is no answer.
+      const whole = wholeValue(v);
+      if (whole === 'non' || whole === 'no' || whole === 'aucune' || whole === 'aucun') return 'none';
+      if (whole === 'oui' || whole === 'yes') return 'frequent';
+      const w = firstWord(v);
+      if (w === 'frequentes' || w === 'repetees' || w === 'frequent') return 'frequent';
+      return undefined;
+    },
+  },
+  // Theirs in amperes, ours a share of the rated current: only a dead element (no current) passes.
+  immersion_current: {
+    theirs: ['amperage_resistance_ecs'],
+    derive: ({ get }) => {
+      const v = num(get('amperage_resistance_ecs'));
+      return v !== undefined && v < 0.2 ? 0 : undefined;
+    },
+  },
+  heating_curve: {
+    theirs: ['courbe_chauffe_reglage'],
+    derive: ({ get }) => {
+      const w = firstWord(get('courbe_chauffe_reglage'));
+      if (w === undefined) return undefined;
+      if (HEALTHY_WORDS.has(w) || w === 'adaptee' || w === 'correcte') return 'appropriate';
+      if (w === 'trop' || w === 'basse' || w === 'faible' || w === 'low') return 'too_low';
+      if (w.startsWith('max')) return 'at_maximum';
+      return undefined;
+    },
+  },
+  emitter_valves: {
+    theirs: ['vannes_radiateurs_ouverture'],
+    derive: ({ get }) => {
+      const w = firstWord(get('vannes_radiateurs_ouverture'));
+      if (w === undefined) return undefined;
+      if (HEALTHY_WORDS.has(w) || w.startsWith('ouvert') || w === 'open') return 'mostly_open';
+      if (w.startsWith('ferme') || w === 'closed') return 'many_closed';
+      return undefined;
+    },
+  },
+  strainer_state: {
+    theirs: ['etat_filtre'],
+    derive: ({ get }) => {
+      const w = firstWord(get('etat_filtre'));
+      if (w === undefined) return undefined;
+      if (w === 'propre' || w === 'clean' || HEALTHY_WORDS.has(w)) return 'clean';
+      if (w.startsWith('colmat') || w.startsWith('bouch') || w === 'clogged') return 'clogged';
+      if (w.startsWith('encrass') || w.startsWith('partiel')) return 'partly_fouled';
+      return undefined;
+    },
+  },
+  // Their compressor noise words are the action's own label: knocking, banging, whistling.
+  outdoor_unit_noise: {
+    theirs: ['bruit_compresseur'],
+    derive: ({ get }) => {
+      const w = firstWord(get('bruit_compresseur'));
+      if (w === undefined) return undefined;
+      if (HEALTHY_WORDS.has(w) || w === 'silencieux') return 'normal';
+      if (w === 'claquement' || w === 'cognement') return 'knocking';
+      if (w === 'sifflement') return 'whistling';
+      return undefined;
+    },
+  },
+  leak_detection: {
+    theirs: ['localisation_fuite'],
+    derive: ({ get }) => {
+      // Their value names where the leak is; a value that says none, or that is no place (a
+      // negation, "not done", "unknown"), is not a leak found.
+      const whole = wholeValue(get('localisation_fuite'));
+      if (whole === undefined || whole === '') return undefined;
+      if (['aucune', 'aucun', 'absent', 'absente', 'none', 'non'].includes(whole)) return 'no_leak';
+      const w = firstWord(get('localisation_fuite'));
+      if (w === 'non' || w === 'pas' || w === 'inconnu' || w === 'inconnue' || w === 'unknown')
+        return undefined;
+      return 'leak_found';
     },
   },
   dhw_shortfall: {

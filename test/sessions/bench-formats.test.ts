@@ -18,6 +18,13 @@ function writeTaxonomy(): string {
       'MES-DT-EAU': { quantities: ['delta_t_eau'], kind: 'numeric' },
       'MES-AMPERAGE': { quantities: ['amperage_circulateur'], kind: 'numeric' },
       'MES-DEBIT': { quantities: ['debit_l_min'], kind: 'numeric' },
+      'LECTURE-CODE': { quantities: ['code_defaut', 'libelle_code'], kind: 'composite' },
+      'CONTROLE-FUSIBLE': { quantities: ['etat_fusible', 'fusible_calibre_a'], kind: 'composite' },
+      'VERIF-CABLAGE-CARTE': { quantities: ['cablage_apparent'], kind: 'qualitative' },
+      'TEST-MOTEUR-VANNE': {
+        quantities: ['continuite_moteur_vanne', 'tension_commande_vanne_v'],
+        kind: 'composite',
+      },
     },
     obs: {
       'OBS-PURGEUR': { quantity: 'purgeur', kind: 'qualitative' },
@@ -215,6 +222,52 @@ describe('session benchmark harness', () => {
     // The evolution step "remplacement_fusible" carries all words of REM-FUSIBLE.
     expect(tech.answer(action('replace_circulator_fuse'))).toBe(true);
     expect(tech.answer(action('measure_circulator_current'))).toBe(0.6);
+  });
+
+  it('reads component states the taxonomy gives no modalities for through general words only', () => {
+    const amDir = mkdtempSync(path.join(tmpdir(), 'session-states-'));
+    const states = (id: string, ground: Record<string, unknown>) => ({
+      id,
+      titre: 'Unité à l arrêt',
+      equipement: { marque: 'Acme', modele: 'AW-12', famille: 'pac_air_eau', age_ans: 4 },
+      installation: { emetteur: 'radiateurs_bt' },
+      plainte_initiale: 'La PAC ne démarre plus.',
+      etat_operatoire: 'arret_force',
+      ground_state: ground,
+      evolution: [],
+      verite: { cause: 'carte', solution: 'carte', verification: '', pieges: [] },
+      chemin_expert: ['LECTURE-CODE'],
+      escalade_attendue: null,
+      provenance: { source: 'test', reformule: true, valide_par: null },
+      split: 'dev',
+    });
+    const faulty = {
+      code_defaut: 'X7',
+      etat_fusible: 'grille',
+      cablage_apparent: 'desserre_sur_connecteur',
+      tension_commande_vanne_v: 0,
+    };
+    const healthy = { code_defaut: 'aucun', etat_fusible: 'ok', cablage_apparent: 'bizarre' };
+    writeFileSync(path.join(amDir, 'ham-9101.json'), JSON.stringify(states('ham-9101', faulty)));
+    writeFileSync(path.join(amDir, 'ham-9102.json'), JSON.stringify(states('ham-9102', healthy)));
+    const [first, second] = loadCases(amDir).cases;
+    const ask = (c: typeof first) => {
+      const tech = new SimulatedTechnician(c!, taxonomy);
+      const s = createSession(k, c!.init);
+      return (id: string) => tech.answer(s.model.actions.find((a) => a.id === id)!);
+    };
+    const a = ask(first);
+    // Only whether a code is shown passes, never what it says.
+    expect(a('read_fault_display')).toBe('fault_shown');
+    expect(a('check_circulator_fuse')).toBe('blown');
+    expect(a('check_board_wiring')).toBe('loose_or_missing');
+    expect(a('test_diverter_actuator')).toBe('no_command');
+    const b = ask(second);
+    expect(b('read_fault_display')).toBe('none');
+    expect(b('check_circulator_fuse')).toBe('intact');
+    // A word that is neither a healthy nor a faulty state is not read.
+    expect(b('check_board_wiring')).toEqual({ unknown: true });
+    expect(b('test_diverter_actuator')).toEqual({ unknown: true });
   });
 
   it('runs the cases and reports the metrics per case and per format', () => {

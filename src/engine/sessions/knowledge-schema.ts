@@ -260,6 +260,14 @@ export const Settings = z
     repair: z
       .object({ fixed_if_other: z.number().gt(0).lt(1), fixed_if_residual: z.number().gt(0).lt(1) })
       .strict(),
+    /**
+     * The reading a session opened on a fault code already holds (the code is on the display): taken as
+     * evidence from the start, not asked, and not counted among the answers.
+     */
+    code_reading: z
+      .object({ quantity: z.string().min(1), outcome: z.string().min(1) })
+      .strict()
+      .optional(),
     manual: z
       .object({
         matched_boost: z.number().gt(1),
@@ -418,6 +426,14 @@ export function checkKnowledgeReferences(k: Knowledge): string[] {
       if (!quantityOutcomes(q).includes(outcome))
         problems.push(`statement on ${q.id}: no outcome ${outcome}`);
     }
+  }
+
+  const codeReading = k.settings.code_reading;
+  if (codeReading) {
+    const q = quantities.get(codeReading.quantity);
+    if (!q) problems.push(`settings code_reading: unknown quantity ${codeReading.quantity}`);
+    else if (!quantityOutcomes(q).includes(codeReading.outcome))
+      problems.push(`settings code_reading on ${q.id}: no outcome ${codeReading.outcome}`);
   }
 
   for (const s of k.symptoms) {

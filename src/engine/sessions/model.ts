@@ -505,6 +505,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       quickMinGain: s.selection.quick_min_gain,
       ruleOutRatio: s.selection.rule_out_ratio,
       escalationCost: s.cost.escalation,
+      ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },
     symptoms,
     named: [...named],

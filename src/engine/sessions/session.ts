@@ -59,6 +59,18 @@ export function statedInForce(
 }
 
 /**
+ * What a session opened on a fault code already knows: the display shows a code. Nothing when the
+ * session has no code, the knowledge names no such reading, or the quantity was read on site.
+ */
+function codeEvidence(state: SessionState): { action: ModelAction; outcome: string } | null {
+  const reading = state.model.settings.codeReading;
+  if (!state.equipment.code || !reading) return null;
+  if (measuredQuantities(state).has(reading.quantity)) return null;
+  const action = readingActionOf(state.model.actions, reading.quantity);
+  return action ? { action, outcome: reading.outcome } : null;
+}
+
+/**
  * Replays the stated readings, the initial readings and the answers from the priors: the posterior
  * and what they leave known. `afterTurn` sees the posterior after each answer of the history.
  */
@@ -90,6 +102,12 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
     posterior = update(model, posterior, evidence.action, evidence.weights);
     quantityReliability.set(evidence.action.quantity!, model.settings.statedReliability ?? 0);
     if (evidence.action.quantity === WARRANTY_QUANTITY) warranty = evidence.stated.outcome === 'true';
+  }
+  const fromCode = codeEvidence(state);
+  if (fromCode) {
+    // Not counted among the answers either: the code is what opened the session.
+    answered.add(fromCode.action.id);
+    posterior = update(model, posterior, fromCode.action, answerWeights(fromCode.action, fromCode.outcome));
   }
   for (const reading of state.initial_readings) {
     const action = actionOf(state, reading.action_id);

@@ -162,6 +162,8 @@ export interface ModelSettings {
   quickMinGain?: number;
   ruleOutRatio: number;
   escalationCost: number;
+  /** The reading a session opened on a code holds from the start (absent in older sessions). */
+  codeReading?: { quantity: string; outcome: string };
 }
 
 export interface SessionModel {
