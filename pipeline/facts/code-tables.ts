@@ -288,6 +288,9 @@ function tableFrom(
       .slice(-6)
       .map((l) => l.segments.map((s) => s.text).join(' '));
     const titles = rows.map((r) => r.cells[roles.titleColumn!]!.map((s) => s.text).join(' '));
+    // A column of field labels ("Code:", "Meaning:") beside the codes: cards of "label: value" lines,
+    // read as such (see code-cards.ts), not a table.
+    if (titles.filter(onlyLabels).length >= rows.length * 0.8) return undefined;
     const faultTitles = titles.filter((t) => mentionsFaults(t)).length;
     const about = mentionsFaults([...caption, headerText].join('\n'));
     if (!about && faultTitles < rows.length * 0.3) return undefined;
@@ -472,9 +475,11 @@ function layOut(
     if (top === undefined)
       top =
         unruled.centred && bottom !== undefined ? Math.min(y - size * 1.2, 2 * y - bottom) : y - size * 1.2;
+    if (i === 0) top = belowForeignLines(grid, top, y, size, colX1, inRange);
     if (bottom === undefined) {
       bottom = unruled.centred ? Math.max(2 * y - top, y + size) : textEnd(grid, y, size, x0, x1);
     }
+    if (i === anchorYs.length - 1) bottom = aboveForeignLines(grid, bottom, y, size, colX1, inRange);
     bands.push({ top, bottom, anchorY: y });
   }
   // Rows without a rule between them share no band: clip each band at its neighbour's top.
@@ -548,13 +553,60 @@ function unruledBounds(
   return { bounds, centred };
 }
 
-/** Where an unruled table ends below its last code: at a wide gap, a larger font or a line outside it. */
+/**
+ * The first row's top, moved below lines between it and the rule or bound above that are not part of the
+ * row: a header line, or text running across the code column's right edge (a paragraph above the table).
+ * Lines of the row above its code (a centred code) stand right of the code column.
+ */
+function belowForeignLines(
+  grid: GridLine[],
+  top: number,
+  y: number,
+  size: number,
+  colX1: number,
+  inRange: (s: GridSegment) => boolean,
+): number {
+  let out = top;
+  for (const line of grid) {
+    if (line.y <= top || line.y >= y - size * 0.6) continue;
+    const segments = line.segments.filter(inRange);
+    if (segments.length === 0) continue;
+    const across = segments.some((s) => s.x0 <= colX1 && s.x1 > colX1 + size * 2);
+    if (across || isHeaderLike(line)) out = line.y + size * 0.4;
+  }
+  return out;
+}
+
+/** The last row's bottom, moved above the first line below its code that runs across the code column. */
+function aboveForeignLines(
+  grid: GridLine[],
+  bottom: number,
+  y: number,
+  size: number,
+  colX1: number,
+  inRange: (s: GridSegment) => boolean,
+): number {
+  for (const line of grid) {
+    if (line.y <= y + size * 0.6 || line.y >= bottom) continue;
+    const across = line.segments.some((s) => inRange(s) && s.x0 <= colX1 && s.x1 > colX1 + size * 2);
+    if (across) return line.y - size * 0.8;
+  }
+  return bottom;
+}
+
+/**
+ * Where an unruled table ends below its last code: at a wide gap, a larger font or a line outside it. The
+ * row's text keeps one type size: a line in another (a heading, a footnote) is no longer the row.
+ */
 function textEnd(grid: GridLine[], y: number, size: number, x0: number, x1: number): number {
   let last = y;
+  let textSize: number | undefined;
   for (const line of grid) {
     if (line.y <= y + 0.5) continue;
     if (line.y - last > size * 2.4) break;
     if (line.size > size * 1.2) break;
+    if (textSize !== undefined && Math.abs(line.size - textSize) > textSize * 0.08) break;
+    textSize ??= line.size;
     const inside = line.segments.filter((s) => s.x0 >= x0 - 3 && s.x0 < x1);
     if (inside.length === 0) break;
     const spanning = inside.length === 1 && inside[0]!.x1 - inside[0]!.x0 > (x1 - x0) * 0.75;
@@ -589,7 +641,10 @@ function headerOf(
       top = line.y - size;
     }
   }
-  return clip(grid, top, bodyTop, inRange);
+  const lines = clip(grid, top, bodyTop, inRange);
+  // Without a rule above the header, prose can run down to it: the header starts at its first header line.
+  const first = lines.findIndex(isHeaderLike);
+  return first > 0 ? lines.slice(first) : lines;
 }
 
 function clip(grid: GridLine[], top: number, bottom: number, keep: (s: GridSegment) => boolean): GridLine[] {
@@ -790,6 +845,12 @@ function codesIn(cell: GridSegment[], family: CodeFamily): string[] {
     pending = candidate.length <= 6 && /-$|^[A-Z][A-Za-z]?$/.test(candidate) ? candidate : '';
   }
   return out;
+}
+
+/** Text made of field labels only, each a few words ending with a colon. */
+function onlyLabels(text: string): boolean {
+  const parts = text.trim().split(/(?<=:)\s+/);
+  return parts.length >= 2 && parts.every((p) => /^[^:]{1,30}:$/.test(p));
 }
 
 /** 1, 2, 3, ...: a row counter, not codes. */

@@ -4,6 +4,7 @@ import { figures, sameReading } from '../../src/text/readings.js';
 import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
 import { cellItems, cellLines, joinLines, toSteps } from './cell-text.js';
+import { codesFromCards } from './code-cards.js';
 import { codesFromHeadings } from './code-headings.js';
 import { isEmptyMark } from './code-pattern.js';
 import { type CodeTable, findCodeTables, type TableRow } from './code-tables.js';
@@ -85,6 +86,7 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     followReferences(kept);
     records.push(...kept);
   });
+  records.push(...codesFromCards(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
   records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
   const tablePages = new Set(tables.flatMap((t) => t.rows.map((r) => r.page)));
   const procedures = findProcedures(
