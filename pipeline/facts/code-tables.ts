@@ -125,7 +125,7 @@ function dominantFamily(cells: Candidate[]): { family: CodeFamily; members: Cand
   const count = (f: CodeFamily) => cells.filter((c) => c.family === f).length;
   const alnum = count('alnum');
   // Letter-only codes ("HP", "UA") go with letter-and-digit codes where those lead, else with words.
-  const word = count('word') + count('letters');
+  const word = count('word') + count('letters') + count('display');
   const number = count('number');
   if (alnum >= 2 && alnum >= word - count('letters') && alnum >= number) {
     // Letter-only cells count between the first and the last letter-and-digit code only.
@@ -140,7 +140,7 @@ function dominantFamily(cells: Candidate[]): { family: CodeFamily; members: Cand
   if (number >= 2) return { family: 'number', members: cells.filter((c) => c.family === 'number') };
   if (alnum === 1) return { family: 'alnum', members: cells.filter((c) => c.family === 'alnum') };
   if (word === 1)
-    return { family: 'word', members: cells.filter((c) => c.family === 'word' || c.family === 'letters') };
+    return { family: 'word', members: cells.filter((c) => c.family !== 'alnum' && c.family !== 'number') };
   if (number === 1) return { family: 'number', members: cells.filter((c) => c.family === 'number') };
   return undefined;
 }
@@ -822,7 +822,11 @@ function codesIn(cell: GridSegment[], family: CodeFamily): string[] {
   const texts = cell.map((s) => s.text.trim()).filter((t) => t && !isEmptyMark(t));
   const fits = (t: string) => {
     const f = codeFamily(t);
-    return f === family || (f === 'letters' && family !== 'number') || (family === 'word' && f === 'alnum');
+    return (
+      f === family ||
+      (f === 'letters' && family !== 'number') ||
+      (family === 'word' && (f === 'alnum' || f === 'display'))
+    );
   };
   let pending = '';
   for (const text of texts) {
