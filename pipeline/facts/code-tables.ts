@@ -455,6 +455,17 @@ function layOut(
   if (limit.x0 !== undefined) x0 = Math.max(x0, limit.x0);
   if (limit.x1 !== undefined) x1 = Math.min(x1, limit.x1);
   const inRange = (s: GridSegment) => s.x0 >= x0 - 3 && s.x0 < x1 - 1;
+  // Text from the code column that reaches past the next column's start runs across the table: a
+  // paragraph or a heading, never a cell.
+  const nextColumn = Math.min(
+    x1,
+    ...grid
+      .filter((l) => anchorYs.some((y) => Math.abs(l.y - y) <= 2))
+      .flatMap((l) => l.segments)
+      .filter((s) => s.x0 > colX1 + 1)
+      .map((s) => s.x0),
+  );
+  const edge = Math.max(colX1 + size * 2, nextColumn + size);
   // Row bounds: the crossing rules around each code; where no rule separates two codes, the text does
   // (see unruledBounds).
   const unruled = unruledBounds(grid, anchorYs, crossingYs, size, inRange);
@@ -475,11 +486,11 @@ function layOut(
     if (top === undefined)
       top =
         unruled.centred && bottom !== undefined ? Math.min(y - size * 1.2, 2 * y - bottom) : y - size * 1.2;
-    if (i === 0) top = belowForeignLines(grid, top, y, size, colX1, inRange);
+    if (i === 0) top = belowForeignLines(grid, top, y, size, colX1, edge, inRange);
     if (bottom === undefined) {
       bottom = unruled.centred ? Math.max(2 * y - top, y + size) : textEnd(grid, y, size, x0, x1);
     }
-    if (i === anchorYs.length - 1) bottom = aboveForeignLines(grid, bottom, y, size, colX1, inRange);
+    if (i === anchorYs.length - 1) bottom = aboveForeignLines(grid, bottom, y, size, colX1, edge, inRange);
     bands.push({ top, bottom, anchorY: y });
   }
   // Rows without a rule between them share no band: clip each band at its neighbour's top.
@@ -489,7 +500,7 @@ function layOut(
   const bodyTop = bands[0]!.top;
   const bodyBottom = bands[bands.length - 1]!.bottom;
   const bodyLines = clip(grid, bodyTop, bodyBottom, inRange);
-  const headerLines = headerOf(grid, crossingYs, bodyTop, size, inRange);
+  const headerLines = headerOf(grid, crossingYs, bodyTop, size, inRange, colX1, edge);
   const { columns, ruled } = tableColumns(
     bodyLines,
     rules,
@@ -564,6 +575,7 @@ function belowForeignLines(
   y: number,
   size: number,
   colX1: number,
+  edge: number,
   inRange: (s: GridSegment) => boolean,
 ): number {
   let out = top;
@@ -571,7 +583,7 @@ function belowForeignLines(
     if (line.y <= top || line.y >= y - size * 0.6) continue;
     const segments = line.segments.filter(inRange);
     if (segments.length === 0) continue;
-    const across = segments.some((s) => s.x0 <= colX1 && s.x1 > colX1 + size * 2);
+    const across = segments.some((s) => s.x0 <= colX1 && s.x1 > edge);
     if (across || isHeaderLike(line)) out = line.y + size * 0.4;
   }
   return out;
@@ -584,11 +596,12 @@ function aboveForeignLines(
   y: number,
   size: number,
   colX1: number,
+  edge: number,
   inRange: (s: GridSegment) => boolean,
 ): number {
   for (const line of grid) {
     if (line.y <= y + size * 0.6 || line.y >= bottom) continue;
-    const across = line.segments.some((s) => inRange(s) && s.x0 <= colX1 && s.x1 > colX1 + size * 2);
+    const across = line.segments.some((s) => inRange(s) && s.x0 <= colX1 && s.x1 > edge);
     if (across) return line.y - size * 0.8;
   }
   return bottom;
@@ -622,6 +635,8 @@ function headerOf(
   bodyTop: number,
   size: number,
   inRange: (s: GridSegment) => boolean,
+  colX1: number,
+  edge: number,
 ): GridLine[] {
   const above = ruleYs.filter((y) => y < bodyTop - 1);
   let top: number;
@@ -642,9 +657,11 @@ function headerOf(
     }
   }
   const lines = clip(grid, top, bodyTop, inRange);
-  // Without a rule above the header, prose can run down to it: the header starts at its first header line.
+  // Without a rule above the header, prose can run down to it: the header starts at its first header
+  // line, and below any line running across the code column's edge (a header cell stays in its column).
   const first = lines.findIndex(isHeaderLike);
-  return first > 0 ? lines.slice(first) : lines;
+  const across = lines.findLastIndex((l) => l.segments.some((s) => s.x0 <= colX1 && s.x1 > edge));
+  return lines.slice(Math.max(first, across + 1, 0));
 }
 
 function clip(grid: GridLine[], top: number, bottom: number, keep: (s: GridSegment) => boolean): GridLine[] {
