@@ -446,9 +446,16 @@ function layOut(
     x0 = median(wide.map((r) => r.x0));
     x1 = median(wide.map((r) => r.x1));
   } else {
-    const rowSegs = grid
+    let rowSegs = grid
       .filter((l) => anchorYs.some((y) => Math.abs(l.y - y) <= 2))
       .flatMap((l) => l.segments);
+    // Codes set in the middle of their rows share no baseline with the rows' text, which starts at the
+    // top: the lines next to each code show the extent then.
+    if (rowSegs.every((s) => s.x1 <= colX1 + 1 && s.x0 >= colX0 - 1)) {
+      rowSegs = grid
+        .filter((l) => anchorYs.some((y) => Math.abs(l.y - y) <= size * 1.1))
+        .flatMap((l) => l.segments);
+    }
     x0 = Math.min(colX0, ...rowSegs.map((s) => s.x0));
     x1 = Math.max(colX1, ...rowSegs.map((s) => s.x1));
   }
