@@ -345,9 +345,13 @@ function sideBySide(layout: Layout, columns: TableColumn[], a: number, b: number
   const right = columns.slice(split);
   if (left.length !== right.length) return undefined;
   const width = (c: ColumnBounds) => c.x1 - c.x0;
-  const alike = left.every(
-    (c, i) => Math.abs(width(c) - width(right[i]!)) <= Math.max(width(c), width(right[i]!)) * 0.25,
-  );
+  // The table's outer edges come from rules or text that may reach past a half (a rule of the page, an
+  // inset): the halves' outermost columns are compared loosely.
+  const alike = left.every((c, i) => {
+    const outer = i === 0 || i === right.length - 1;
+    const slack = outer ? 0.45 : 0.25;
+    return Math.abs(width(c) - width(right[i]!)) <= Math.max(width(c), width(right[i]!)) * slack;
+  });
   return alike ? split : undefined;
 }
 
