@@ -76,15 +76,31 @@ function drawRow(
     p.rule(x, top + row.height, x + total, top + row.height, INK, 0.8);
 }
 
-function columnWidths(spec: TableSpec, width: number): number[] {
+/**
+ * Column widths in points: the spec's proportions, widened where a column's longest word would not fit
+ * (a typesetter never lets a word run into the next cell), the widest column giving up the difference.
+ */
+function columnWidths(p: Painter, spec: TableSpec, width: number, g: Geometry): number[] {
   const total = spec.widths.reduce((a, b) => a + b, 0);
-  return spec.widths.map((w) => (w / total) * width);
+  const widths = spec.widths.map((w) => (w / total) * width);
+  const need = widths.map((_, ci) => {
+    const words = [spec.header[ci] ?? '', ...spec.rows.map((r) => r.cells[ci] ?? '')].flatMap((t) => t.split(/\s+/));
+    return Math.max(0, ...words.map((w) => p.width(w, 'bold', g.size))) + g.padX * 2 + 2;
+  });
+  for (let ci = 0; ci < widths.length; ci++) {
+    const short = need[ci]! - widths[ci]!;
+    if (short <= 0) continue;
+    const donor = widths.indexOf(Math.max(...widths.filter((_, k) => k !== ci)));
+    widths[ci] = need[ci]!;
+    widths[donor] = widths[donor]! - short;
+  }
+  return widths;
 }
 
 /** A table as a header box and one box per row, so that it breaks between rows like a typeset table. */
 export function tableBoxes(p: Painter, spec: TableSpec, width: number, g: Geometry): Box[] {
   const inner = width - g.inset;
-  const widths = columnWidths(spec, inner);
+  const widths = columnWidths(p, spec, inner, g);
   const header = measureRow(p, spec.header, widths, g, true);
   const boxes: Box[] = [
     {
@@ -108,7 +124,7 @@ export function tableBoxes(p: Painter, spec: TableSpec, width: number, g: Geomet
 
 /** The height a table takes drawn in one piece, and a function drawing it there. */
 function wholeTable(p: Painter, spec: TableSpec, width: number, g: Geometry) {
-  const widths = columnWidths(spec, width);
+  const widths = columnWidths(p, spec, width, g);
   const header = measureRow(p, spec.header, widths, g, true);
   const rows = spec.rows.map((r) => measureRow(p, r.cells, widths, g, false));
   const gap = spec.ruling === 'grid' ? 0 : g.padY;
