@@ -445,8 +445,14 @@ function layOut(
   const near = crossing.filter(
     (r) => r.y0 > anchorYs[0]! - size * 40 && r.y0 < anchorYs[anchorYs.length - 1]! + size * 40,
   );
-  const wide = near.filter((r) => r.x1 - r.x0 > (colX1 - colX0) * 2.5);
-  if (wide.length >= 2) {
+  const isWide = (r: Rule) => r.x1 - r.x0 > (colX1 - colX0) * 2.5;
+  // The table's own rules run between and around its rows (a header's underline may be the only one); a
+  // heading's or a footer's rule further off spans the page and counts only when the rows have none.
+  const within = near.filter(
+    (r) => isWide(r) && r.y0 > anchorYs[0]! - size * 4 && r.y0 < anchorYs[anchorYs.length - 1]! + size * 4,
+  );
+  const wide = within.length >= 1 ? within : near.filter(isWide);
+  if (wide.length >= 2 || within.length === 1) {
     x0 = median(wide.map((r) => r.x0));
     x1 = median(wide.map((r) => r.x1));
   } else {
