@@ -72,3 +72,34 @@ export function zooTable(report: QualityReport): string {
   }
   return lines.join('\n');
 }
+
+const ZOO_HEADING = '## Layout zoo';
+
+/** The zoo's figures as BENCHMARKS.md records them, which test/quality/zoo.test.ts guards. */
+export interface ZooRecorded {
+  seed: number;
+  answer: number;
+  excerpt: number;
+  negatives: number;
+  layouts: Record<string, number>;
+}
+
+export function zooRecorded(report: QualityReport, seed: number): ZooRecorded {
+  return {
+    seed,
+    answer: report.overall.answer ?? 0,
+    excerpt: report.overall.excerpt ?? 0,
+    negatives: report.overall.negatives ?? 0,
+    layouts: Object.fromEntries(zooGroups(report, 'layout').map((g) => [g.group, g.answer ?? 0])),
+  };
+}
+
+/** Reads the recorded zoo figures back from BENCHMARKS.md; undefined when the section is absent. */
+export function parseZooRecorded(markdown: string): ZooRecorded | undefined {
+  const start = markdown.indexOf(`${ZOO_HEADING}\n`);
+  if (start < 0) return undefined;
+  const next = markdown.slice(start + ZOO_HEADING.length).search(/\n## /);
+  const section = next < 0 ? markdown.slice(start) : markdown.slice(start, start + ZOO_HEADING.length + next);
+  const m = /```json\n(\{.*\})\n```/.exec(section);
+  return m ? (JSON.parse(m[1]!) as ZooRecorded) : undefined;
+}

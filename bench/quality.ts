@@ -26,7 +26,7 @@ import {
 } from '../pipeline/demo/zoo.js';
 import { qualitySection, qualityTable, replaceSection } from './quality-format.js';
 import { measureQuality } from './quality-measure.js';
-import { zooTable } from './quality-zoo.js';
+import { zooRecorded, zooTable } from './quality-zoo.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -109,7 +109,12 @@ if (args.json) {
   console.log(JSON.stringify(report));
 } else {
   console.log(qualityTable(report));
-  if (args.zoo) console.log(`\n${zooTable(report)}`);
+  if (args.zoo) {
+    console.log(`\n${zooTable(report)}`);
+    console.log(
+      `recorded figures (BENCHMARKS.md, "## Layout zoo"):\n${JSON.stringify(zooRecorded(report, args.seed))}`,
+    );
+  }
   if (args.misses) {
     for (const m of report.manuals) {
       const a = m.answers;

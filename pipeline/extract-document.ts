@@ -10,7 +10,7 @@ import { findHeadings } from './structure/headings.js';
 import type { ExtractedDocument } from './types.js';
 
 /** Bump when extraction changes what it produces: bundles built by an older version re-extract. */
-export const EXTRACTOR_VERSION = 5;
+export const EXTRACTOR_VERSION = 6;
 
 export interface DocumentSource {
   id: string;

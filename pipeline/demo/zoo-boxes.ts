@@ -84,7 +84,9 @@ function columnWidths(p: Painter, spec: TableSpec, width: number, g: Geometry): 
   const total = spec.widths.reduce((a, b) => a + b, 0);
   const widths = spec.widths.map((w) => (w / total) * width);
   const need = widths.map((_, ci) => {
-    const words = [spec.header[ci] ?? '', ...spec.rows.map((r) => r.cells[ci] ?? '')].flatMap((t) => t.split(/\s+/));
+    const words = [spec.header[ci] ?? '', ...spec.rows.map((r) => r.cells[ci] ?? '')].flatMap((t) =>
+      t.split(/\s+/),
+    );
     return Math.max(0, ...words.map((w) => p.width(w, 'bold', g.size))) + g.padX * 2 + 2;
   });
   for (let ci = 0; ci < widths.length; ci++) {

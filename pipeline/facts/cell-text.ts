@@ -100,7 +100,10 @@ export function toSteps(items: string[]): StepRecord[] {
  * breaks there, so such a break is the writer's. Returns the title lines and the rest, or undefined
  * when the cell has no such break within its first two lines.
  */
-export function leadLines(cell: GridSegment[], right: number): { title: string[]; rest: string[] } | undefined {
+export function leadLines(
+  cell: GridSegment[],
+  right: number,
+): { title: string[]; rest: string[] } | undefined {
   const sorted = [...cell].sort((a, b) => a.y - b.y || a.x0 - b.x0);
   const lines: { y: number; x1: number; size: number; parts: GridSegment[] }[] = [];
   for (const s of sorted) {
@@ -111,7 +114,11 @@ export function leadLines(cell: GridSegment[], right: number): { title: string[]
     } else lines.push({ y: s.y, x1: s.x1, size: s.size, parts: [s] });
   }
   if (lines.length < 2) return undefined;
-  const text = (l: (typeof lines)[number]) => l.parts.map((p) => p.text).join(' ').trim();
+  const text = (l: (typeof lines)[number]) =>
+    l.parts
+      .map((p) => p.text)
+      .join(' ')
+      .trim();
   for (let i = 0; i < Math.min(2, lines.length - 1); i++) {
     const next = lines[i + 1]!.parts[0]!;
     const perChar = (next.x1 - next.x0) / Math.max(1, next.text.length);

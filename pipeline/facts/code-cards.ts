@@ -49,7 +49,11 @@ function labelled(line: Line): { label: string; value: string; valueX: number } 
  * the title; causes and remedies come from the fields labelled so. The excerpt is the card's fields,
  * each labelled and verbatim on the page.
  */
-export function codesFromCards(pages: PageLayout[], chunks: ChunkRecord[], known: Set<string>): ErrorCodeRecord[] {
+export function codesFromCards(
+  pages: PageLayout[],
+  chunks: ChunkRecord[],
+  known: Set<string>,
+): ErrorCodeRecord[] {
   const cards: Card[] = [];
   for (const page of pages) {
     let open: Card | undefined;
@@ -102,8 +106,8 @@ export function codesFromCards(pages: PageLayout[], chunks: ChunkRecord[], known
       page: card.page,
       pages: [card.page],
       chunkId:
-        chunks.find((c) => c.pageStart <= card.page && c.pageEnd >= card.page && c.text.includes(anchor))?.id ??
-        null,
+        chunks.find((c) => c.pageStart <= card.page && c.pageEnd >= card.page && c.text.includes(anchor))
+          ?.id ?? null,
       procedure: null,
     });
   }

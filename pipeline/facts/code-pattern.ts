@@ -45,7 +45,10 @@ export function codeFamily(text: string): CodeFamily | undefined {
  */
 export function isEmptyMark(text: string): boolean {
   const t = text.trim();
-  return /^(?:[-–—/]+|n\/?a|none)$/.test(t.toLowerCase()) && (t === t.toLowerCase() || t === t.toUpperCase() || /^None$/.test(t));
+  return (
+    /^(?:[-–—/]+|n\/?a|none)$/.test(t.toLowerCase()) &&
+    (t === t.toLowerCase() || t === t.toUpperCase() || /^None$/.test(t))
+  );
 }
 
 /**

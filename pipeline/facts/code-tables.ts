@@ -456,9 +456,7 @@ function layOut(
     x0 = median(wide.map((r) => r.x0));
     x1 = median(wide.map((r) => r.x1));
   } else {
-    let rowSegs = grid
-      .filter((l) => anchorYs.some((y) => Math.abs(l.y - y) <= 2))
-      .flatMap((l) => l.segments);
+    let rowSegs = grid.filter((l) => anchorYs.some((y) => Math.abs(l.y - y) <= 2)).flatMap((l) => l.segments);
     // Codes set in the middle of their rows share no baseline with the rows' text, which starts at the
     // top: the lines next to each code show the extent then.
     if (rowSegs.every((s) => s.x1 <= colX1 + 1 && s.x0 >= colX0 - 1)) {
