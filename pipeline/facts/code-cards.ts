@@ -37,7 +37,7 @@ function labelled(line: Line): { label: string; value: string; valueX: number } 
     return { label, value: rest.map((s) => s.text).join(' '), valueX: rest[0]!.x0 };
   }
   const m = LABEL.exec(line.text.trim());
-  if (!m || !m[2]) return undefined;
+  if (!m?.[2]) return undefined;
   const perChar = (line.x1 - line.x0) / Math.max(1, line.text.length);
   return { label: m[1]!, value: m[2], valueX: line.x0 + (line.text.length - m[2].length) * perChar };
 }
