@@ -543,6 +543,7 @@ function unruledBounds(
   const gapAt = new Map<number, number>();
   let centredVotes = 0;
   let topVotes = 0;
+  const pairs: { i: number; ys: number[] }[] = [];
   for (let i = 0; i + 1 < anchorYs.length; i++) {
     const a = anchorYs[i]!;
     const b = anchorYs[i + 1]!;
@@ -552,6 +553,20 @@ function unruledBounds(
       ...grid.filter((l) => l.y > a + 0.5 && l.y < b - 0.5 && l.segments.some(inRange)).map((l) => l.y),
       b,
     ];
+    pairs.push({ i, ys });
+  }
+  // The table's line pitch, from every pair of codes: a pair with a single line between them says little.
+  const allGaps = pairs.flatMap(({ ys }) => ys.slice(1).map((y, k) => y - ys[k]!)).filter((g) => g <= size * 2);
+  const tablePitch = allGaps.length >= 3 ? median(allGaps) : undefined;
+  // A text line less than a line above a code, within its row, is the line above the middle of a centred
+  // row: top-aligned rows leave a full line and more between a row's last line and the next code.
+  for (const y of anchorYs) {
+    const halfAbove = grid.some(
+      (l) => l.y < y - size * 0.3 && l.y > y - size * 0.9 && l.segments.some(inRange),
+    );
+    if (halfAbove) centredVotes++;
+  }
+  for (const { i, ys } of pairs) {
     let widest = 0;
     let at = ys.length - 2;
     for (let k = 0; k + 1 < ys.length; k++) {
@@ -562,7 +577,7 @@ function unruledBounds(
       }
     }
     const gaps = ys.slice(1).map((y, k) => y - ys[k]!);
-    const pitch = [...gaps].sort((p, q) => p - q)[Math.floor(gaps.length / 2)] ?? size;
+    const pitch = tablePitch ?? [...gaps].sort((p, q) => p - q)[Math.floor(gaps.length / 2)] ?? size;
     if (at < ys.length - 2 && widest >= pitch * 1.3) {
       centredVotes++;
       gapAt.set(i, (ys[at]! + ys[at + 1]!) / 2);
