@@ -564,7 +564,8 @@ function unruledBounds(
     const halfAbove = grid.some(
       (l) => l.y < y - size * 0.3 && l.y > y - size * 0.9 && l.segments.some(inRange),
     );
-    if (halfAbove) centredVotes++;
+    // Top-aligned rows cannot print a line there: this counts more than a pair of codes does.
+    if (halfAbove) centredVotes += 2;
   }
   for (const { i, ys } of pairs) {
     let widest = 0;
@@ -577,7 +578,9 @@ function unruledBounds(
       }
     }
     const gaps = ys.slice(1).map((y, k) => y - ys[k]!);
-    const pitch = tablePitch ?? [...gaps].sort((p, q) => p - q)[Math.floor(gaps.length / 2)] ?? size;
+    const pitch = tablePitch ?? [...gaps].sort((p, q) => p - q)[Math.floor((gaps.length - 1) / 2)] ?? size;
+    // Two codes with no line between them say nothing about where rows part.
+    if (ys.length === 2) continue;
     if (at < ys.length - 2 && widest >= pitch * 1.3) {
       centredVotes++;
       gapAt.set(i, (ys[at]! + ys[at + 1]!) / 2);
