@@ -555,9 +555,13 @@ function unruledBounds(
     ];
     pairs.push({ i, ys });
   }
-  // The table's line pitch, from every pair of codes: a pair with a single line between them says little.
-  const allGaps = pairs.flatMap(({ ys }) => ys.slice(1).map((y, k) => y - ys[k]!)).filter((g) => g <= size * 2);
-  const tablePitch = allGaps.length >= 3 ? median(allGaps) : undefined;
+  // The table's line pitch, from every pair of codes (a pair with a single line between them says little):
+  // the lower quartile of the gaps, since gaps between rows and around centred codes are wider.
+  const allGaps = pairs
+    .flatMap(({ ys }) => ys.slice(1).map((y, k) => y - ys[k]!))
+    .filter((g) => g <= size * 2)
+    .sort((p, q) => p - q);
+  const tablePitch = allGaps.length >= 3 ? allGaps[Math.floor((allGaps.length - 1) / 4)] : undefined;
   // A text line less than a line above a code, within its row, is the line above the middle of a centred
   // row: top-aligned rows leave a full line and more between a row's last line and the next code.
   for (const y of anchorYs) {
