@@ -59,7 +59,13 @@ export function findCodeTables(pages: PageLayout[]): CodeTable[] {
     const onPage = tablesOnPage(page, grid, open);
     let last: CodeTable | undefined;
     onPage.forEach((t, i) => {
-      if (i === 0 && open && compatible(open.columns, t.columns) && t.rows[0]!.anchorY < page.height * 0.6) {
+      if (
+        i === 0 &&
+        open &&
+        (open.family === 'number') === (t.family === 'number') &&
+        compatible(open.columns, t.columns) &&
+        t.rows[0]!.anchorY < page.height * 0.6
+      ) {
         const lastRow = open.rows[open.rows.length - 1];
         if (t.carried && lastRow && !lastRow.continued)
           lastRow.continued = { page: page.page, cells: t.carried };
@@ -205,8 +211,11 @@ function tableFrom(
   let members = anchors;
   const firstAnchor = members[0]!.seg;
   const linesBefore = page.lines.filter((l) => l.y < firstAnchor.y - firstAnchor.size * 3).length;
+  // A table carries on over a page with codes of its own kind: a plain number (a section number) does
+  // not continue a table of letter codes, nor a letter code a table of numbers.
   const continuing = (l: Layout) =>
     open !== undefined &&
+    (open.family === 'number') === (family === 'number') &&
     compatible(open.columns, l.columns) &&
     firstAnchor.y < page.height * 0.5 &&
     linesBefore <= 12;
