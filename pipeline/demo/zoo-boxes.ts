@@ -92,9 +92,17 @@ function columnWidths(p: Painter, spec: TableSpec, width: number, g: Geometry): 
   for (let ci = 0; ci < widths.length; ci++) {
     const short = need[ci]! - widths[ci]!;
     if (short <= 0) continue;
-    const donor = widths.indexOf(Math.max(...widths.filter((_, k) => k !== ci)));
+    // Columns with room beyond their own longest word give it up; what they cannot give widens the table.
     widths[ci] = need[ci]!;
-    widths[donor] = widths[donor]! - short;
+    let owed = short;
+    while (owed > 0.01) {
+      const slack = widths.map((w, k) => (k === ci ? 0 : w - need[k]!));
+      const donor = slack.indexOf(Math.max(...slack));
+      const give = Math.min(owed, slack[donor]!);
+      if (give <= 0.01) break;
+      widths[donor] = widths[donor]! - give;
+      owed -= give;
+    }
   }
   return widths;
 }

@@ -413,6 +413,8 @@ function isHeaderLike(line: GridLine): boolean {
   if (line.segments.length < 2) return false;
   if (line.segments.some((s) => s.text.split(/\s+/).length > 4 || /[.:;]$|^[•·▪-]/.test(s.text.trim())))
     return false;
+  // Header cells start with a capital; cells that start small go on from the line above (a wrapped row).
+  if (line.segments.some((s) => /^\p{Ll}/u.test(s.text.trim()))) return false;
   const roles = line.segments.map((s) => headerRole(s.text)).filter((r) => r && r !== 'not-code');
   return roles.includes('code') && new Set(roles).size >= 2;
 }
