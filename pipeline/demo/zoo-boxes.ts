@@ -235,14 +235,18 @@ export function cardBox(
   fields: { label: string; value: string }[],
   width: number,
   g: Geometry,
-  labelWidth: number,
+  style: { labelWidth: number; colon: string; inline: boolean },
 ): Box {
   const body: TextStyle = { size: g.size + 0.5, leading: g.leading + 1 };
   const inner = width - g.inset - g.padX * 2;
-  const rows = fields.map((f) => ({
-    label: `${f.label}:`,
-    lines: p.wrap(f.value, inner - labelWidth, body),
-  }));
+  // Tabbed: values start at one column and wrap there. Inline: the value follows its bold label and
+  // wraps back to the card's left edge.
+  const labelWidth = style.inline ? 0 : style.labelWidth;
+  const rows = fields.map((f) =>
+    style.inline
+      ? { label: '', lines: p.wrap(`**${f.label}${style.colon}** ${f.value}`, inner, body) }
+      : { label: `${f.label}${style.colon}`, lines: p.wrap(f.value, inner - labelWidth, body) },
+  );
   const height = rows.reduce((h, r) => h + r.lines.length * body.leading, 0) + g.padY * 4;
   return {
     height,
@@ -253,7 +257,7 @@ export function cardBox(
       pp.strokeRect(left, top, width - g.inset, height, RULE, 0.8);
       let y = top + g.padY * 2;
       for (const r of rows) {
-        pp.text(r.label, left + g.padX, baseline(y, body), 'bold', body.size);
+        if (r.label) pp.text(r.label, left + g.padX, baseline(y, body), 'bold', body.size);
         r.lines.forEach((line, k) => {
           pp.line(line, left + g.padX + labelWidth, baseline(y + k * body.leading, body), inner, body.size);
         });

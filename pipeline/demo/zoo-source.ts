@@ -54,6 +54,8 @@ const WORDS = [
   'card_cause',
   'card_remedy',
   'steps',
+  /** How a label meets its value: ":" or, in French typography, " :". */
+  'colon',
 ] as const;
 
 const faultSchema = z.strictObject({

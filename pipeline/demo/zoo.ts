@@ -213,7 +213,12 @@ function codeBoxes(
       return [rotatedTableBox(p, w.words.codes, spec, g)];
     }
     case 'cards': {
-      const labelWidth = round(between(random, 62, 90));
+      const style = {
+        labelWidth: round(between(random, 62, 90)),
+        colon: w.words.colon,
+        inline: random() < 0.4,
+      };
+      const cardWidth = width * between(random, 0.62, 1);
       return entries.map((e) =>
         cardBox(
           p,
@@ -224,9 +229,9 @@ function codeBoxes(
             { label: w.words.card_cause, value: e.fault.cause },
             { label: w.words.card_remedy, value: remedyText(e.fault) },
           ],
-          width,
+          cardWidth,
           g,
-          labelWidth,
+          style,
         ),
       );
     }

@@ -24,6 +24,10 @@ interface Card {
   code: string;
   page: number;
   fields: Field[];
+  /** Where the card's labels start: a value printed inline after its label wraps back to here. */
+  labelX: number;
+  /** Baseline of the card's last line: a card's lines follow each other closely. */
+  lastY: number;
 }
 
 /** "Label: value" as a line prints it: a label segment ending with a colon, or the colon inside the text. */
@@ -61,20 +65,27 @@ export function codesFromCards(
       const field = labelled(line);
       const role = field ? headerRole(field.label) : undefined;
       if (field && role === 'code' && codeFamily(field.value) !== undefined) {
-        open = { code: field.value.trim(), page: page.page, fields: [] };
+        open = { code: field.value.trim(), page: page.page, fields: [], labelX: line.x0, lastY: line.y };
         cards.push(open);
         open.fields.push({ label: field.label, role, lines: [field.value], valueX: field.valueX });
         continue;
       }
       if (!open) continue;
+      if (line.y - open.lastY > line.size * 2) {
+        open = undefined;
+        continue;
+      }
       const last = open.fields[open.fields.length - 1]!;
+      const near = (x: number) => Math.abs(line.x0 - x) <= Math.max(3, line.size * 0.5);
       if (field && field.label.split(/\s+/).length <= 4) {
         open.fields.push({ label: field.label, role, lines: [field.value], valueX: field.valueX });
-      } else if (Math.abs(line.x0 - last.valueX) <= Math.max(3, line.size * 0.5)) {
+      } else if (near(last.valueX) || near(open.labelX)) {
         last.lines.push(line.text.trim());
       } else {
         open = undefined;
+        continue;
       }
+      open.lastY = line.y;
     }
   }
   const full = cards.filter((c) => c.fields.some((f) => f.role === 'title'));
