@@ -4,6 +4,11 @@
  * extractor's own recall, page accuracy, meaning match and precision.
  *
  *   npm run bench:quality -- [--corpus DIR] [--answers DIR] [--json] [--misses] [--write] [--bundle FILE]
+ *   npm run bench:quality -- --zoo [--zoo-dir DIR] [--languages en,fr] [--layouts wrapped,cards] [--seed N]
+ *
+ * `--zoo` generates the layout zoo (pipeline/demo/zoo.ts: every layout in every language unless narrowed)
+ * with its answer keys and measures on it, with figures per layout and per language; `--zoo-dir` keeps the
+ * generated manuals there.
  *
  * Defaults: ../shared/corpus and ../shared/eval/answers relative to the repository. `--write` records the
  * results in BENCHMARKS.md under "## Extraction quality"; `--misses` lists every failed key per manual.
@@ -12,8 +17,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  writeZoo,
+  ZOO_LANGUAGES,
+  ZOO_LAYOUTS,
+  type ZooLanguage,
+  type ZooLayout,
+} from '../pipeline/demo/zoo.js';
 import { qualitySection, qualityTable, replaceSection } from './quality-format.js';
 import { measureQuality } from './quality-measure.js';
+import { zooRecorded, zooTable } from './quality-zoo.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -24,6 +37,17 @@ interface Args {
   misses: boolean;
   write: boolean;
   bundle?: string;
+  zoo: boolean;
+  zooDir?: string;
+  languages: ZooLanguage[];
+  layouts: ZooLayout[];
+  seed: number;
+}
+
+function listOf<T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] {
+  const items = (value ?? '').split(',').filter(Boolean);
+  for (const item of items) if (!allowed.includes(item as T)) throw new Error(`unknown ${what}: ${item}`);
+  return items as T[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -33,6 +57,10 @@ function parseArgs(argv: string[]): Args {
     json: false,
     misses: false,
     write: false,
+    zoo: false,
+    languages: [...ZOO_LANGUAGES],
+    layouts: [...ZOO_LAYOUTS],
+    seed: 1,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -47,12 +75,27 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--json') args.json = true;
     else if (arg === '--misses') args.misses = true;
     else if (arg === '--write') args.write = true;
+    else if (arg === '--zoo') args.zoo = true;
+    else if (arg === '--zoo-dir') args.zooDir = value();
+    else if (arg === '--languages') args.languages = listOf(argv[++i], ZOO_LANGUAGES, 'language');
+    else if (arg === '--layouts') args.layouts = listOf(argv[++i], ZOO_LAYOUTS, 'layout');
+    else if (arg === '--seed') args.seed = Number(argv[++i]);
     else throw new Error(`unknown argument: ${arg}`);
   }
   return args;
 }
 
 const args = parseArgs(process.argv.slice(2));
+let zooTemp: string | undefined;
+if (args.zoo) {
+  const dir = args.zooDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-zoo-'));
+  if (!args.zooDir) zooTemp = dir;
+  await writeZoo(dir, { layouts: args.layouts, languages: args.languages, seed: args.seed });
+  args.corpus = path.join(dir, 'corpus');
+  args.answers = path.join(dir, 'answers');
+  if (args.write)
+    throw new Error('--write records the shared corpus; zoo figures go to BENCHMARKS.md by hand');
+}
 const absent = [args.corpus, args.answers].filter(
   (d) => !fs.statSync(d, { throwIfNoEntry: false })?.isDirectory(),
 );
@@ -61,10 +104,17 @@ if (absent.length > 0) {
   process.exit(0);
 }
 const report = await measureQuality({ corpus: args.corpus, answers: args.answers, bundle: args.bundle });
+if (zooTemp) fs.rmSync(zooTemp, { recursive: true, force: true });
 if (args.json) {
   console.log(JSON.stringify(report));
 } else {
   console.log(qualityTable(report));
+  if (args.zoo) {
+    console.log(`\n${zooTable(report)}`);
+    console.log(
+      `recorded figures (BENCHMARKS.md, "## Layout zoo"):\n${JSON.stringify(zooRecorded(report, args.seed))}`,
+    );
+  }
   if (args.misses) {
     for (const m of report.manuals) {
       const a = m.answers;

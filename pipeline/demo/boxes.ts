@@ -28,6 +28,8 @@ export interface Box {
   breakBefore?: boolean;
   /** Headings listed on the contents page. */
   toc?: { level: number; number?: string; title: string };
+  /** Codes this box defines: the generated answer keys cite the page it lands on. */
+  codes?: string[];
   draw(p: Painter, x: number, top: number): void;
 }
 

@@ -92,3 +92,42 @@ export function safetyNote(text: string): string | null {
 export function toSteps(items: string[]): StepRecord[] {
   return items.map((text, i) => ({ order: i + 1, text, safety: safetyNote(text) }));
 }
+
+/**
+ * A cell that opens with a title on lines of its own and goes on with running text ("Inverter board
+ * overcurrent" then "Compressor winding fault or ..."): the title ends at a line that breaks early, where
+ * the next line's first word would have fitted before the cell's right edge. Greedy wrapping never
+ * breaks there, so such a break is the writer's. Returns the title lines and the rest, or undefined
+ * when the cell has no such break within its first two lines.
+ */
+export function leadLines(
+  cell: GridSegment[],
+  right: number,
+): { title: string[]; rest: string[] } | undefined {
+  const sorted = [...cell].sort((a, b) => a.y - b.y || a.x0 - b.x0);
+  const lines: { y: number; x1: number; size: number; parts: GridSegment[] }[] = [];
+  for (const s of sorted) {
+    const last = lines[lines.length - 1];
+    if (last && Math.abs(last.y - s.y) <= Math.max(1, s.size * 0.35)) {
+      last.parts.push(s);
+      last.x1 = Math.max(last.x1, s.x1);
+    } else lines.push({ y: s.y, x1: s.x1, size: s.size, parts: [s] });
+  }
+  if (lines.length < 2) return undefined;
+  const text = (l: (typeof lines)[number]) =>
+    l.parts
+      .map((p) => p.text)
+      .join(' ')
+      .trim();
+  for (let i = 0; i < Math.min(2, lines.length - 1); i++) {
+    const next = lines[i + 1]!.parts[0]!;
+    const perChar = (next.x1 - next.x0) / Math.max(1, next.text.length);
+    const word = next.text.split(/\s+/)[0] ?? '';
+    const fits = lines[i]!.x1 + perChar * (word.length + 1) < right - perChar;
+    if (!fits) continue;
+    // A title is short; a break after a sentence's end is a paragraph's, not a title's.
+    if (/[.;:,]$/.test(text(lines[i]!))) return undefined;
+    return { title: lines.slice(0, i + 1).map(text), rest: lines.slice(i + 1).map(text) };
+  }
+  return undefined;
+}

@@ -5,13 +5,16 @@
  * - `letters`: two or three capitals without digits ("UA", "HP"), read with alnum codes where those lead
  *   a column (hexadecimal-style displays), else like words;
  * - `number`: a plain number ("9001", "112"), accepted only where a header says the column holds codes;
- * - `word`: a display text in capitals ("HD/ND-FEHLER", "ERR ND-DRUCK"), accepted only under a code header.
+ * - `word`: a display text in capitals ("HD/ND-FEHLER", "ERR ND-DRUCK"), accepted only under a code header;
+ * - `display`: two letters as a seven-segment display shows them, capitals and small letters mixed
+ *   ("dF", "Lo", "oP"), accepted, like words, only under a code header.
  */
-export type CodeFamily = 'alnum' | 'letters' | 'number' | 'word';
+export type CodeFamily = 'alnum' | 'letters' | 'number' | 'word' | 'display';
 
 const ALNUM = /^[A-Z](?:[A-Z]{0,2}|[a-z])(?:[ .-]?)\d{1,4}(?:-\d{1,3})?[A-Z]?$/;
 const LETTERS = /^[A-Z]{2,3}$/;
 const NUMBER = /^\d{1,5}$/;
+const DISPLAY = /^(?=.*\p{Lu})(?=.*\p{Ll})[A-Za-z]{2}$/u;
 const WORD = /^[A-ZÄÖÜÉÈÀ][A-ZÄÖÜÉÈÀ0-9ß]*(?:[ /+.-]{1,2}[A-ZÄÖÜÉÈÀ0-9ß]+){0,3}$/;
 
 /**
@@ -31,13 +34,21 @@ export function codeFamily(text: string): CodeFamily | undefined {
   if (t.length <= 9 && ALNUM.test(t)) return 'alnum';
   if (NUMBER.test(t)) return 'number';
   if (LETTERS.test(t)) return COMMON_WORD.test(t) ? undefined : 'letters';
+  if (DISPLAY.test(t)) return COMMON_WORD.test(t.toUpperCase()) ? undefined : 'display';
   if (WORD.test(t) && (t.match(/\p{Lu}/gu)?.length ?? 0) >= 3) return 'word';
   return undefined;
 }
 
-/** Cells that say "nothing here" in a code column ("—", "-", "/", "n/a"). */
+/**
+ * Cells that say "nothing here" in a code column ("—", "-", "/", "n/a"). Written in one case: "nA" mixes
+ * cases the way a display code does.
+ */
 export function isEmptyMark(text: string): boolean {
-  return /^(?:[-–—/]+|n\/?a|none)$/i.test(text.trim());
+  const t = text.trim();
+  return (
+    /^(?:[-–—/]+|n\/?a|none)$/.test(t.toLowerCase()) &&
+    (t === t.toLowerCase() || t === t.toUpperCase() || /^None$/.test(t))
+  );
 }
 
 /**

@@ -59,7 +59,13 @@ export function findCodeTables(pages: PageLayout[]): CodeTable[] {
     const onPage = tablesOnPage(page, grid, open);
     let last: CodeTable | undefined;
     onPage.forEach((t, i) => {
-      if (i === 0 && open && compatible(open.columns, t.columns) && t.rows[0]!.anchorY < page.height * 0.6) {
+      if (
+        i === 0 &&
+        open &&
+        (open.family === 'number') === (t.family === 'number') &&
+        compatible(open.columns, t.columns) &&
+        t.rows[0]!.anchorY < page.height * 0.6
+      ) {
         const lastRow = open.rows[open.rows.length - 1];
         if (t.carried && lastRow && !lastRow.continued)
           lastRow.continued = { page: page.page, cells: t.carried };
@@ -125,7 +131,7 @@ function dominantFamily(cells: Candidate[]): { family: CodeFamily; members: Cand
   const count = (f: CodeFamily) => cells.filter((c) => c.family === f).length;
   const alnum = count('alnum');
   // Letter-only codes ("HP", "UA") go with letter-and-digit codes where those lead, else with words.
-  const word = count('word') + count('letters');
+  const word = count('word') + count('letters') + count('display');
   const number = count('number');
   if (alnum >= 2 && alnum >= word - count('letters') && alnum >= number) {
     // Letter-only cells count between the first and the last letter-and-digit code only.
@@ -140,7 +146,7 @@ function dominantFamily(cells: Candidate[]): { family: CodeFamily; members: Cand
   if (number >= 2) return { family: 'number', members: cells.filter((c) => c.family === 'number') };
   if (alnum === 1) return { family: 'alnum', members: cells.filter((c) => c.family === 'alnum') };
   if (word === 1)
-    return { family: 'word', members: cells.filter((c) => c.family === 'word' || c.family === 'letters') };
+    return { family: 'word', members: cells.filter((c) => c.family !== 'alnum' && c.family !== 'number') };
   if (number === 1) return { family: 'number', members: cells.filter((c) => c.family === 'number') };
   return undefined;
 }
@@ -205,8 +211,11 @@ function tableFrom(
   let members = anchors;
   const firstAnchor = members[0]!.seg;
   const linesBefore = page.lines.filter((l) => l.y < firstAnchor.y - firstAnchor.size * 3).length;
+  // A table carries on over a page with codes of its own kind: a plain number (a section number) does
+  // not continue a table of letter codes, nor a letter code a table of numbers.
   const continuing = (l: Layout) =>
     open !== undefined &&
+    (open.family === 'number') === (family === 'number') &&
     compatible(open.columns, l.columns) &&
     firstAnchor.y < page.height * 0.5 &&
     linesBefore <= 12;
@@ -288,6 +297,9 @@ function tableFrom(
       .slice(-6)
       .map((l) => l.segments.map((s) => s.text).join(' '));
     const titles = rows.map((r) => r.cells[roles.titleColumn!]!.map((s) => s.text).join(' '));
+    // A column of field labels ("Code:", "Meaning:") beside the codes: cards of "label: value" lines,
+    // read as such (see code-cards.ts), not a table.
+    if (titles.filter(onlyLabels).length >= rows.length * 0.8) return undefined;
     const faultTitles = titles.filter((t) => mentionsFaults(t)).length;
     const about = mentionsFaults([...caption, headerText].join('\n'));
     if (!about && faultTitles < rows.length * 0.3) return undefined;
@@ -342,9 +354,13 @@ function sideBySide(layout: Layout, columns: TableColumn[], a: number, b: number
   const right = columns.slice(split);
   if (left.length !== right.length) return undefined;
   const width = (c: ColumnBounds) => c.x1 - c.x0;
-  const alike = left.every(
-    (c, i) => Math.abs(width(c) - width(right[i]!)) <= Math.max(width(c), width(right[i]!)) * 0.25,
-  );
+  // The table's outer edges come from rules or text that may reach past a half (a rule of the page, an
+  // inset): the halves' outermost columns are compared loosely.
+  const alike = left.every((c, i) => {
+    const outer = i === 0 || i === right.length - 1;
+    const slack = outer ? 0.45 : 0.25;
+    return Math.abs(width(c) - width(right[i]!)) <= Math.max(width(c), width(right[i]!)) * slack;
+  });
   return alike ? split : undefined;
 }
 
@@ -397,6 +413,8 @@ function isHeaderLike(line: GridLine): boolean {
   if (line.segments.length < 2) return false;
   if (line.segments.some((s) => s.text.split(/\s+/).length > 4 || /[.:;]$|^[•·▪-]/.test(s.text.trim())))
     return false;
+  // Header cells start with a capital; cells that start small go on from the line above (a wrapped row).
+  if (line.segments.some((s) => /^\p{Ll}/u.test(s.text.trim()))) return false;
   const roles = line.segments.map((s) => headerRole(s.text)).filter((r) => r && r !== 'not-code');
   return roles.includes('code') && new Set(roles).size >= 2;
 }
@@ -438,20 +456,42 @@ function layOut(
   const near = crossing.filter(
     (r) => r.y0 > anchorYs[0]! - size * 40 && r.y0 < anchorYs[anchorYs.length - 1]! + size * 40,
   );
-  const wide = near.filter((r) => r.x1 - r.x0 > (colX1 - colX0) * 2.5);
-  if (wide.length >= 2) {
+  const isWide = (r: Rule) => r.x1 - r.x0 > (colX1 - colX0) * 2.5;
+  // The table's own rules run between and around its rows (a header's underline may be the only one); a
+  // heading's or a footer's rule further off spans the page and counts only when the rows have none.
+  const within = near.filter(
+    (r) => isWide(r) && r.y0 > anchorYs[0]! - size * 4 && r.y0 < anchorYs[anchorYs.length - 1]! + size * 4,
+  );
+  const wide = within.length >= 1 ? within : near.filter(isWide);
+  if (wide.length >= 2 || within.length === 1) {
     x0 = median(wide.map((r) => r.x0));
     x1 = median(wide.map((r) => r.x1));
   } else {
-    const rowSegs = grid
-      .filter((l) => anchorYs.some((y) => Math.abs(l.y - y) <= 2))
-      .flatMap((l) => l.segments);
+    let rowSegs = grid.filter((l) => anchorYs.some((y) => Math.abs(l.y - y) <= 2)).flatMap((l) => l.segments);
+    // Codes set in the middle of their rows share no baseline with the rows' text, which starts at the
+    // top: the lines next to each code show the extent then.
+    if (rowSegs.every((s) => s.x1 <= colX1 + 1 && s.x0 >= colX0 - 1)) {
+      rowSegs = grid
+        .filter((l) => anchorYs.some((y) => Math.abs(l.y - y) <= size * 1.1))
+        .flatMap((l) => l.segments);
+    }
     x0 = Math.min(colX0, ...rowSegs.map((s) => s.x0));
     x1 = Math.max(colX1, ...rowSegs.map((s) => s.x1));
   }
   if (limit.x0 !== undefined) x0 = Math.max(x0, limit.x0);
   if (limit.x1 !== undefined) x1 = Math.min(x1, limit.x1);
   const inRange = (s: GridSegment) => s.x0 >= x0 - 3 && s.x0 < x1 - 1;
+  // Text from the code column that reaches past the next column's start runs across the table: a
+  // paragraph or a heading, never a cell.
+  const nextColumn = Math.min(
+    x1,
+    ...grid
+      .filter((l) => anchorYs.some((y) => Math.abs(l.y - y) <= 2))
+      .flatMap((l) => l.segments)
+      .filter((s) => s.x0 > colX1 + 1)
+      .map((s) => s.x0),
+  );
+  const edge = Math.max(colX1 + size * 2, nextColumn + size);
   // Row bounds: the crossing rules around each code; where no rule separates two codes, the text does
   // (see unruledBounds).
   const unruled = unruledBounds(grid, anchorYs, crossingYs, size, inRange);
@@ -472,9 +512,11 @@ function layOut(
     if (top === undefined)
       top =
         unruled.centred && bottom !== undefined ? Math.min(y - size * 1.2, 2 * y - bottom) : y - size * 1.2;
+    if (i === 0) top = belowForeignLines(grid, top, y, size, colX1, edge, inRange);
     if (bottom === undefined) {
       bottom = unruled.centred ? Math.max(2 * y - top, y + size) : textEnd(grid, y, size, x0, x1);
     }
+    if (i === anchorYs.length - 1) bottom = aboveForeignLines(grid, bottom, y, size, colX1, edge, inRange);
     bands.push({ top, bottom, anchorY: y });
   }
   // Rows without a rule between them share no band: clip each band at its neighbour's top.
@@ -484,7 +526,7 @@ function layOut(
   const bodyTop = bands[0]!.top;
   const bodyBottom = bands[bands.length - 1]!.bottom;
   const bodyLines = clip(grid, bodyTop, bodyBottom, inRange);
-  const headerLines = headerOf(grid, crossingYs, bodyTop, size, inRange);
+  const headerLines = headerOf(grid, crossingYs, bodyTop, size, inRange, colX1, edge);
   const { columns, ruled } = tableColumns(
     bodyLines,
     rules,
@@ -512,6 +554,7 @@ function unruledBounds(
   const gapAt = new Map<number, number>();
   let centredVotes = 0;
   let topVotes = 0;
+  const pairs: { i: number; ys: number[] }[] = [];
   for (let i = 0; i + 1 < anchorYs.length; i++) {
     const a = anchorYs[i]!;
     const b = anchorYs[i + 1]!;
@@ -521,6 +564,25 @@ function unruledBounds(
       ...grid.filter((l) => l.y > a + 0.5 && l.y < b - 0.5 && l.segments.some(inRange)).map((l) => l.y),
       b,
     ];
+    pairs.push({ i, ys });
+  }
+  // The table's line pitch, from every pair of codes (a pair with a single line between them says little):
+  // the lower quartile of the gaps, since gaps between rows and around centred codes are wider.
+  const allGaps = pairs
+    .flatMap(({ ys }) => ys.slice(1).map((y, k) => y - ys[k]!))
+    .filter((g) => g <= size * 2)
+    .sort((p, q) => p - q);
+  const tablePitch = allGaps.length >= 3 ? allGaps[Math.floor((allGaps.length - 1) / 4)] : undefined;
+  // A text line less than a line above a code, within its row, is the line above the middle of a centred
+  // row: top-aligned rows leave a full line and more between a row's last line and the next code.
+  for (const y of anchorYs) {
+    const halfAbove = grid.some(
+      (l) => l.y < y - size * 0.3 && l.y > y - size * 0.9 && l.segments.some(inRange),
+    );
+    // Top-aligned rows cannot print a line there: this counts more than a pair of codes does.
+    if (halfAbove) centredVotes += 2;
+  }
+  for (const { i, ys } of pairs) {
     let widest = 0;
     let at = ys.length - 2;
     for (let k = 0; k + 1 < ys.length; k++) {
@@ -531,7 +593,9 @@ function unruledBounds(
       }
     }
     const gaps = ys.slice(1).map((y, k) => y - ys[k]!);
-    const pitch = [...gaps].sort((p, q) => p - q)[Math.floor(gaps.length / 2)] ?? size;
+    const pitch = tablePitch ?? [...gaps].sort((p, q) => p - q)[Math.floor((gaps.length - 1) / 2)] ?? size;
+    // Two codes with no line between them say nothing about where rows part.
+    if (ys.length === 2) continue;
     if (at < ys.length - 2 && widest >= pitch * 1.3) {
       centredVotes++;
       gapAt.set(i, (ys[at]! + ys[at + 1]!) / 2);
@@ -548,13 +612,62 @@ function unruledBounds(
   return { bounds, centred };
 }
 
-/** Where an unruled table ends below its last code: at a wide gap, a larger font or a line outside it. */
+/**
+ * The first row's top, moved below lines between it and the rule or bound above that are not part of the
+ * row: a header line, or text running across the code column's right edge (a paragraph above the table).
+ * Lines of the row above its code (a centred code) stand right of the code column.
+ */
+function belowForeignLines(
+  grid: GridLine[],
+  top: number,
+  y: number,
+  size: number,
+  colX1: number,
+  edge: number,
+  inRange: (s: GridSegment) => boolean,
+): number {
+  let out = top;
+  for (const line of grid) {
+    if (line.y <= top || line.y >= y - size * 0.6) continue;
+    const segments = line.segments.filter(inRange);
+    if (segments.length === 0) continue;
+    const across = segments.some((s) => s.x0 <= colX1 && s.x1 > edge);
+    if (across || isHeaderLike(line)) out = line.y + size * 0.4;
+  }
+  return out;
+}
+
+/** The last row's bottom, moved above the first line below its code that runs across the code column. */
+function aboveForeignLines(
+  grid: GridLine[],
+  bottom: number,
+  y: number,
+  size: number,
+  colX1: number,
+  edge: number,
+  inRange: (s: GridSegment) => boolean,
+): number {
+  for (const line of grid) {
+    if (line.y <= y + size * 0.6 || line.y >= bottom) continue;
+    const across = line.segments.some((s) => inRange(s) && s.x0 <= colX1 && s.x1 > edge);
+    if (across) return line.y - size * 0.8;
+  }
+  return bottom;
+}
+
+/**
+ * Where an unruled table ends below its last code: at a wide gap, a larger font or a line outside it. The
+ * row's text keeps one type size: a line in another (a heading, a footnote) is no longer the row.
+ */
 function textEnd(grid: GridLine[], y: number, size: number, x0: number, x1: number): number {
   let last = y;
+  let textSize: number | undefined;
   for (const line of grid) {
     if (line.y <= y + 0.5) continue;
     if (line.y - last > size * 2.4) break;
     if (line.size > size * 1.2) break;
+    if (textSize !== undefined && Math.abs(line.size - textSize) > textSize * 0.08) break;
+    textSize ??= line.size;
     const inside = line.segments.filter((s) => s.x0 >= x0 - 3 && s.x0 < x1);
     if (inside.length === 0) break;
     const spanning = inside.length === 1 && inside[0]!.x1 - inside[0]!.x0 > (x1 - x0) * 0.75;
@@ -570,6 +683,8 @@ function headerOf(
   bodyTop: number,
   size: number,
   inRange: (s: GridSegment) => boolean,
+  colX1: number,
+  edge: number,
 ): GridLine[] {
   const above = ruleYs.filter((y) => y < bodyTop - 1);
   let top: number;
@@ -589,7 +704,12 @@ function headerOf(
       top = line.y - size;
     }
   }
-  return clip(grid, top, bodyTop, inRange);
+  const lines = clip(grid, top, bodyTop, inRange);
+  // Without a rule above the header, prose can run down to it: the header starts at its first header
+  // line, and below any line running across the code column's edge (a header cell stays in its column).
+  const first = lines.findIndex(isHeaderLike);
+  const across = lines.findLastIndex((l) => l.segments.some((s) => s.x0 <= colX1 && s.x1 > edge));
+  return lines.slice(Math.max(first, across + 1, 0));
 }
 
 function clip(grid: GridLine[], top: number, bottom: number, keep: (s: GridSegment) => boolean): GridLine[] {
@@ -767,7 +887,11 @@ function codesIn(cell: GridSegment[], family: CodeFamily): string[] {
   const texts = cell.map((s) => s.text.trim()).filter((t) => t && !isEmptyMark(t));
   const fits = (t: string) => {
     const f = codeFamily(t);
-    return f === family || (f === 'letters' && family !== 'number') || (family === 'word' && f === 'alnum');
+    return (
+      f === family ||
+      (f === 'letters' && family !== 'number') ||
+      (family === 'word' && (f === 'alnum' || f === 'display'))
+    );
   };
   let pending = '';
   for (const text of texts) {
@@ -790,6 +914,12 @@ function codesIn(cell: GridSegment[], family: CodeFamily): string[] {
     pending = candidate.length <= 6 && /-$|^[A-Z][A-Za-z]?$/.test(candidate) ? candidate : '';
   }
   return out;
+}
+
+/** Text made of field labels only, each a few words ending with a colon. */
+function onlyLabels(text: string): boolean {
+  const parts = text.trim().split(/(?<=:)\s+/);
+  return parts.length >= 2 && parts.every((p) => /^[^:]{1,30}:$/.test(p));
 }
 
 /** 1, 2, 3, ...: a row counter, not codes. */

@@ -3,7 +3,8 @@ import { containsVerbatim, fold, normCode } from '../../src/text/normalise.js';
 import { figures, sameReading } from '../../src/text/readings.js';
 import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
-import { cellItems, cellLines, joinLines, toSteps } from './cell-text.js';
+import { cellItems, cellLines, joinLines, leadLines, toSteps } from './cell-text.js';
+import { codesFromCards } from './code-cards.js';
 import { codesFromHeadings } from './code-headings.js';
 import { isEmptyMark } from './code-pattern.js';
 import { type CodeTable, findCodeTables, type TableRow } from './code-tables.js';
@@ -85,6 +86,7 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     followReferences(kept);
     records.push(...kept);
   });
+  records.push(...codesFromCards(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
   records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
   const tablePages = new Set(tables.flatMap((t) => t.rows.map((r) => r.page)));
   const procedures = findProcedures(
@@ -193,6 +195,15 @@ function toRecord(
   let title =
     table.titleColumn !== undefined ? ownReading(cellText(table.titleColumn), code, codesOf(table)) : '';
   const causes = table.causeColumns.flatMap(items);
+  // Without a header, a description cell may open with its title on a line of its own and explain on.
+  const lead =
+    table.titleColumn !== undefined && !table.columns[table.titleColumn]!.header && !row.continued
+      ? leadLines(row.cells[table.titleColumn] ?? [], columnRight(table, table.titleColumn))
+      : undefined;
+  if (lead) {
+    title = ownReading(joinLines(lead.title, hyphenated), code, codesOf(table));
+    if (table.causeColumns.length === 0) causes.push(...cellItems(lead.rest));
+  }
   const steps = toSteps(table.stepColumns.flatMap(items));
   if (!/\p{L}{2}/u.test(title) || isEmptyMark(title)) {
     // An empty description ("—"): the row's first cause stands for it.
@@ -323,6 +334,13 @@ function excerptOf(table: CodeTable, row: TableRow, page: PageLayout, text: stri
     if (line && containsVerbatim(text, line)) return line;
   }
   return undefined;
+}
+
+/** The right edge of a column's text over the whole table: where its lines could reach. */
+function columnRight(table: CodeTable, ci: number): number {
+  let right = table.columns[ci]!.x0;
+  for (const row of table.rows) for (const s of row.cells[ci] ?? []) right = Math.max(right, s.x1);
+  return right;
 }
 
 function anchorLine(table: CodeTable, row: TableRow, code: string, page: PageLayout): string {

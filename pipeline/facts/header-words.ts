@@ -12,7 +12,7 @@ export type ColumnRole = 'code' | 'title' | 'cause' | 'step' | 'part' | 'not-cod
 const NOT_CODE =
   /\b(?:parameters?|parametres?|parametros?|parametri|register|registers|address|adresse|direccion|indirizzo|modell?|models?|modele|modelo|part ?no|art\.?-?nr|teilenummer|bestellnummer|reference|pin|pins|port|ports|terminal|terminals|connector|stecker|anschluss|klemme|borne|bornier|conector|aansluiting|seq|input|output|eingang|ausgang|entree|sortie|entrada|salida|setting|settings|einstellung|werkseinstellung|default|reglage|ajuste|range|bereich|plage|rango|step|schritt|etape|paso|stap|item|pos|position|nr|no|n°|number|nummer|numero|sub-?code|value|wert|valeur|valor|waarde|blinks?|veces|times|led\d?|page|pages|seite|pagina|referencia|riferimento|verweis)\b/;
 const STRONG_TITLE =
-  /\b(?:descriptions?|beschreibung|fehlerbeschreibung|bedeutung|meaning|signification|descripcion|descricao|descrizione|significato|omschrijving|beschrijving|betekenis|foutbeschrijving)\b/;
+  /\b(?:descriptions?|beschreibung|fehlerbeschreibung|bedeutung|meaning|signification|descripcion|descricao|descrizione|significado|significato|omschrijving|beschrijving|betekenis|foutbeschrijving)\b/;
 const CAUSE =
   /\b(?:causes?|reasons?|ursachen?|grund|raisons?|causas?|motivo|oorzaak|oorzaken|conditions?|bedingung|detection|erkennung)\b/;
 const STEP =
@@ -25,7 +25,7 @@ const CODE =
   /\b(?:codes?|error|errors|fault|faults|alarm|alarms|fehler|storung|storungen|fehlercode|fehleranzeige|anzeige|display|affichage|erreur|defaut|defauts|codigo|codigos|falla|averia|errore|guasto|storing|storingen|fout|foutcode|melding|err)\b/;
 /** Words by which a header names its column as the code column, even among other words. */
 const NAMES_CODES =
-  /\b(?:codes?|fehlercode|foutcode|codigo|check code|fehleranzeige|anzeige|display|(?:error|fault|alarm|fehler|storung)\s*-?\s*(?:no|nr|number|nummer))\b/;
+  /\b(?:codes?|fehlercode|foutcode|codigo|check code|fehleranzeige|anzeige|display|pantalla|(?:error|fault|alarm|fehler|storung)\s*-?\s*(?:no|nr|number|nummer))\b/;
 
 /** The role a column header names, or undefined when it names none of them. */
 export function headerRole(header: string): ColumnRole | undefined {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cellItems, joinLines, safetyNote } from '../../pipeline/facts/cell-text.js';
-import { codeFamily, splitLeadingCode } from '../../pipeline/facts/code-pattern.js';
+import { codeFamily, isEmptyMark, splitLeadingCode } from '../../pipeline/facts/code-pattern.js';
 import { headerRole, mentionsFaults } from '../../pipeline/facts/header-words.js';
 import { partOf } from '../../pipeline/facts/parts.js';
 
@@ -13,6 +13,13 @@ describe('code shapes', () => {
     expect(codeFamily('UA')).toBe('letters');
     expect(codeFamily('HD/ND-FEHLER')).toBe('word');
     expect(codeFamily('ERR ND-DRUCK')).toBe('word');
+  });
+
+  it('reads two-letter display codes in mixed case, not common words or marks', () => {
+    for (const code of ['dF', 'Lo', 'oP', 'nA', 'bF']) expect(codeFamily(code), code).toBe('display');
+    for (const text of ['On', 'No', 'Ok', 'de', 'Hello']) expect(codeFamily(text), text).not.toBe('display');
+    for (const mark of ['n/a', 'N/A', 'na', 'NA', '—', '-']) expect(isEmptyMark(mark), mark).toBe(true);
+    expect(isEmptyMark('nA')).toBe(false);
   });
 
   it('refuses refrigerants, ratings, sizes and prose', () => {

@@ -1,0 +1,477 @@
+/**
+ * The layout zoo: small generated manuals, one per layout of fault information real manuals use and per
+ * language, each with a sidecar and an answer key drawn from the same source as its PDF. Type size,
+ * spacing, insets, column widths, ruling and which faults a manual lists vary with the seed, so that a
+ * reading rule has to hold for the layout, not for one drawing of it.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import PDFDocument from 'pdfkit';
+import { stringify } from 'yaml';
+import { type Box, type BoxContext, blockBoxes } from './boxes.js';
+import { layoutBody } from './layout.js';
+import type { LeafBlock, ManualCover, ManualLayout } from './manual-source.js';
+import { drawContents, drawCover, drawRunningFooter, drawRunningHeader } from './page-furniture.js';
+import { CONTENT_WIDTH } from './page-geometry.js';
+import { Painter } from './painter.js';
+import {
+  cardBox,
+  type Geometry,
+  listLineBox,
+  marginEntryBox,
+  rotatedTableBox,
+  type TableSpec,
+  tableBoxes,
+  tablePairBox,
+} from './zoo-boxes.js';
+import {
+  between,
+  loadZooCodes,
+  loadZooWords,
+  seededRandom,
+  shuffled,
+  ZOO_LANGUAGES,
+  ZOO_LAYOUTS,
+  type ZooFault,
+  type ZooLanguage,
+  type ZooLayout,
+  type ZooWords,
+} from './zoo-source.js';
+
+export { ZOO_LANGUAGES, ZOO_LAYOUTS, type ZooLanguage, type ZooLayout } from './zoo-source.js';
+
+export interface ZooKeyLine {
+  id: string;
+  document: string;
+  brand: string;
+  model: string;
+  code: string;
+  pages: number[];
+  meaning: string | null;
+  expected_state: 'answer' | 'unknown_code';
+}
+
+export interface ZooManual {
+  slug: string;
+  layout: ZooLayout;
+  language: ZooLanguage;
+  pdf: Buffer;
+  sidecar: string;
+  key: ZooKeyLine[];
+}
+
+interface Entry {
+  code: string;
+  fault: ZooFault;
+}
+
+const ACCENTS = ['#1d5c96', '#2e7d32', '#8e2430', '#5b4a9e', '#b05a00', '#00707a'];
+const FOLIOS: ManualLayout['folio'][] = ['page_of_total', 'page_of', 'dash'];
+
+function pick<T>(list: readonly T[], random: () => number): T {
+  return list[Math.floor(random() * list.length)]!;
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+function geometry(random: () => number): Geometry {
+  const size = round(between(random, 7.6, 9.4));
+  return {
+    size,
+    leading: round(size * between(random, 1.18, 1.34)),
+    padX: round(between(random, 2.5, 6)),
+    padY: round(between(random, 2, 5)),
+    inset: round(between(random, 0, 24)),
+  };
+}
+
+/** Relative widths around a base, each moved by up to a quarter. */
+function jitter(base: number[], random: () => number): number[] {
+  return base.map((w) => round(w * between(random, 0.78, 1.25)));
+}
+
+function remedyText(fault: ZooFault): string {
+  return fault.remedy.replace(/;\s*/g, ', ');
+}
+
+function steps(fault: ZooFault): string[] {
+  return fault.remedy.split(/;\s*/).map((s) => s.charAt(0).toUpperCase() + s.slice(1));
+}
+
+/** The boxes of the code section in the manual's layout. */
+function codeBoxes(
+  layout: ZooLayout,
+  entries: Entry[],
+  w: ZooWords,
+  p: Painter,
+  ctx: BoxContext,
+  g: Geometry,
+  random: () => number,
+): Box[] {
+  const width = ctx.width;
+  const head = (text: string, n?: string): Box[] =>
+    blockBoxes({ heading: { text, level: 2, ...(n ? { n } : {}) } }, ctx);
+  const para = (text: string): Box[] => blockBoxes({ p: text }, ctx);
+  const codeAlign = random() < 0.5 ? 'top' : 'middle';
+  switch (layout) {
+    case 'wrapped': {
+      const spec: TableSpec = {
+        widths: jitter([11, 26, 29, 34], random),
+        header: [w.words.code, w.words.meaning, w.words.cause, w.words.remedy],
+        rows: entries.map((e) => ({
+          codes: [e.code],
+          cells: [e.code, e.fault.meaning, e.fault.cause, remedyText(e.fault)],
+        })),
+        ruling: 'grid',
+        codeAlign,
+        codeColumn: 0,
+      };
+      // Narrow columns: every description wraps over two lines or more.
+      return tableBoxes(p, spec, width * between(random, 0.72, 0.9), g);
+    }
+    case 'unruled': {
+      const spec: TableSpec = {
+        widths: jitter([10, 40, 50], random),
+        header: [w.words.code, w.words.meaning, w.words.remedy],
+        rows: entries.map((e) => ({
+          codes: [e.code],
+          cells: [e.code, e.fault.meaning, remedyText(e.fault)],
+        })),
+        ruling: random() < 0.5 ? 'none' : 'header_rule',
+        codeAlign: 'top',
+        codeColumn: 0,
+      };
+      return tableBoxes(p, spec, width, g);
+    }
+    case 'procedures': {
+      const separator = pick([' – ', ': ', '  '], random);
+      const list = entries.map((e) => listLineBox(p, e.code, separator, e.fault.meaning, width, g));
+      const sections = entries.flatMap((e, i): Box[] => {
+        const heading = blockBoxes(
+          { heading: { text: `${e.code} – ${e.fault.meaning}`, level: 3, style: 'bar', new_page: i === 0 } },
+          ctx,
+        ).map((b) => ({ ...b, codes: [e.code] }));
+        const stepBlock: LeafBlock = { steps: steps(e.fault) };
+        return [
+          ...heading,
+          ...para(`${w.words.cause}: ${e.fault.cause}.`),
+          ...head(w.words.steps),
+          ...blockBoxes(stepBlock, ctx),
+        ];
+      });
+      return [...list, ...head(w.words.procedures), ...para(w.prose.procedures), ...sections];
+    }
+    case 'margin': {
+      const margin = round(between(random, 48, 78));
+      return entries.map((e) =>
+        marginEntryBox(
+          p,
+          { code: e.code, title: e.fault.meaning, text: `${e.fault.cause}. ${remedyText(e.fault)}.` },
+          width,
+          g,
+          margin,
+        ),
+      );
+    }
+    case 'side_by_side': {
+      const half = Math.ceil(entries.length / 2);
+      const spec = (list: Entry[]): TableSpec => ({
+        widths: jitter([22, 78], random),
+        header: [w.words.code, w.words.meaning],
+        rows: list.map((e) => ({ codes: [e.code], cells: [e.code, e.fault.meaning] })),
+        ruling: random() < 0.7 ? 'grid' : 'header_rule',
+        codeAlign,
+        codeColumn: 0,
+      });
+      return [
+        tablePairBox(
+          p,
+          [
+            { caption: w.words.indoor, spec: spec(entries.slice(0, half)) },
+            { caption: w.words.outdoor, spec: spec(entries.slice(half)) },
+          ],
+          width,
+          g,
+          round(between(random, 12, 26)),
+        ),
+      ];
+    }
+    case 'rotated': {
+      const spec: TableSpec = {
+        widths: jitter([10, 30, 28, 32], random),
+        header: [w.words.code, w.words.meaning, w.words.cause, w.words.remedy],
+        rows: entries.map((e) => ({
+          codes: [e.code],
+          cells: [e.code, e.fault.meaning, e.fault.cause, remedyText(e.fault)],
+        })),
+        ruling: 'grid',
+        codeAlign,
+        codeColumn: 0,
+      };
+      return [rotatedTableBox(p, w.words.codes, spec, g)];
+    }
+    case 'cards': {
+      const style = {
+        labelWidth: round(between(random, 62, 90)),
+        colon: w.words.colon,
+        inline: random() < 0.4,
+      };
+      const cardWidth = width * between(random, 0.62, 1);
+      return entries.map((e) =>
+        cardBox(
+          p,
+          e.code,
+          [
+            { label: w.words.card_code, value: e.code },
+            { label: w.words.card_meaning, value: e.fault.meaning },
+            { label: w.words.card_cause, value: e.fault.cause },
+            { label: w.words.card_remedy, value: remedyText(e.fault) },
+          ],
+          cardWidth,
+          g,
+          style,
+        ),
+      );
+    }
+    case 'lowercase': {
+      const spec: TableSpec = {
+        widths: jitter([12, 40, 48], random),
+        header: [w.words.display, w.words.meaning, w.words.remedy],
+        rows: entries.map((e) => ({
+          codes: [e.code],
+          cells: [e.code, e.fault.meaning, remedyText(e.fault)],
+        })),
+        ruling: random() < 0.6 ? 'grid' : 'header_rule',
+        codeAlign,
+        codeColumn: 0,
+      };
+      return tableBoxes(p, spec, width, g);
+    }
+  }
+}
+
+/** How many codes each layout lists. */
+const COUNTS: Record<ZooLayout, [number, number]> = {
+  wrapped: [8, 12],
+  unruled: [8, 12],
+  procedures: [5, 7],
+  margin: [7, 10],
+  side_by_side: [8, 10],
+  rotated: [7, 9],
+  cards: [6, 9],
+  lowercase: [8, 12],
+};
+
+export function zooSlug(layout: ZooLayout, language: ZooLanguage): string {
+  return `zoo-${layout.replace(/_/g, '-')}-${language}`;
+}
+
+/** One manual of the zoo: its PDF, its sidecar and its answer key, all from one seeded plan. */
+export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: number): Promise<ZooManual> {
+  const words = loadZooWords(language);
+  const vocab = loadZooCodes();
+  const layoutIndex = ZOO_LAYOUTS.indexOf(layout);
+  const random = seededRandom(
+    seed * 7919 + layoutIndex * 104729 + language.charCodeAt(0) * 31 + language.charCodeAt(1),
+  );
+  const slug = zooSlug(layout, language);
+  const brandIndex = Math.floor(random() * vocab.brands.length);
+  const brand = vocab.brands[brandIndex]!;
+  const prefix = vocab.model_prefixes[brandIndex % vocab.model_prefixes.length]!;
+  // Model names of their own per manual: the zoo's manuals share brands, never a model.
+  const series = `${'ABCDEFGHJK'[layoutIndex]}${ZOO_LANGUAGES.indexOf(language) + 1}`;
+  const models = [6, 9, 12].map(
+    (kw) => `${prefix}-${String(kw).padStart(2, '0')}${series}${pick(['M', 'T'], random)}`,
+  );
+  const [lo, hi] = COUNTS[layout];
+  const count = lo + Math.floor(random() * (hi - lo + 1));
+  const pool = vocab.layouts[layout].codes;
+  const chosen = shuffled(pool, random).slice(0, count);
+  // Listed in the order the display family sorts in, like a manual's table.
+  const order = new Map(pool.map((c, i) => [c, i]));
+  chosen.sort((a, b) => order.get(a)! - order.get(b)!);
+  const faults = shuffled(words.faults, random);
+  const entries: Entry[] = chosen.map((code, i) => ({ code, fault: faults[i % faults.length]! }));
+  const negatives = shuffled(vocab.layouts[layout].negatives, random).slice(0, 3);
+  const g = geometry(random);
+  const accent = pick(ACCENTS, random);
+  const title = `${words.words.title} ${models.join(' / ')}`;
+  const manualLayout: ManualLayout = {
+    accent,
+    folio: pick(FOLIOS, random),
+    header_order: random() < 0.5 ? 'title_left' : 'brand_left',
+    header_title: title,
+    footer_text: `${brand} · ${slug.toUpperCase()}`,
+    ...(random() < 0.5 ? { contents_title: words.words.contents } : {}),
+    continued: words.words.continued,
+  };
+  const cover: ManualCover = {
+    kicker: words.words.kicker,
+    title: `${brand} ${models[0]} – ${models[2]}`,
+    subtitle: words.words.subtitle,
+    models_heading: words.words.models_heading,
+    model_lines: models.map((m, i) => `${m} — ${[6, 9, 12][i]} kW`),
+    notice: words.words.notice,
+    company: `${brand} ${words.words.company}`,
+    edition: '2025-06',
+    illustration: pick(['monobloc', 'split_outdoor', 'wall_unit'] as const, random),
+  };
+
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 0,
+    autoFirstPage: false,
+    compress: true,
+    info: {
+      Title: title,
+      Author: brand,
+      Creator: 'heatsource layout zoo',
+      Producer: 'PDFKit',
+      CreationDate: new Date(Date.UTC(2025, 5, 1)),
+      ModDate: new Date(Date.UTC(2025, 5, 1)),
+    },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.on('end', () => resolve());
+    doc.on('error', reject);
+  });
+  const painter = new Painter(doc);
+  const ctx: BoxContext = { painter, width: CONTENT_WIDTH, accent, continued: words.words.continued };
+  const blocks = (list: LeafBlock[]) => list.flatMap((b) => blockBoxes(b, ctx));
+  const modelTable: TableSpec = {
+    widths: [30, 35, 35],
+    header: [words.words.model, words.words.capacity, words.words.supply],
+    rows: models.map((m, i) => ({ codes: [], cells: [m, `${[6, 9, 12][i]} kW`, '230 V ~ 50 Hz'] })),
+    ruling: 'grid',
+    codeAlign: 'top',
+    codeColumn: 0,
+  };
+  const body: Box[] = [
+    ...blocks([{ heading: { n: '1', text: words.words.safety } }, { p: words.prose.safety }]),
+    ...blocks([{ heading: { n: '2', text: words.words.models } }]),
+    ...tableBoxes(painter, modelTable, CONTENT_WIDTH * 0.7, { ...g, inset: 0 }).map((b) => ({
+      ...b,
+      codes: undefined,
+    })),
+    ...blocks([{ heading: { n: '3', text: words.words.operation } }, { p: words.prose.operation }]),
+    ...blocks([{ heading: { n: '4', text: words.words.codes, new_page: true } }, { p: words.prose.codes }]),
+    ...codeBoxes(layout, entries, words, painter, ctx, g, random),
+    ...blocks([
+      { heading: { n: '5', text: words.words.maintenance, new_page: layout === 'rotated' } },
+      { p: words.prose.maintenance },
+    ]),
+  ];
+  const hasContents = manualLayout.contents_title !== undefined;
+  const firstBodyPage = hasContents ? 3 : 2;
+  const laid = layoutBody([{ kind: 'full', boxes: body }], firstBodyPage);
+  const total = firstBodyPage - 1 + laid.pages.length;
+  const pagesOf = new Map<string, number[]>();
+  laid.pages.forEach((placements, index) => {
+    for (const { box } of placements) {
+      for (const code of box.codes ?? []) {
+        const list = pagesOf.get(code) ?? [];
+        if (!list.includes(firstBodyPage + index)) list.push(firstBodyPage + index);
+        pagesOf.set(code, list);
+      }
+    }
+  });
+  doc.addPage({ size: 'A4', margin: 0 });
+  drawCover(painter, cover, manualLayout, brand);
+  const furniture = (page: number) => {
+    drawRunningHeader(painter, manualLayout, brand);
+    drawRunningFooter(painter, manualLayout, page, total);
+  };
+  if (hasContents) {
+    doc.addPage({ size: 'A4', margin: 0 });
+    furniture(2);
+    drawContents(painter, manualLayout, laid.toc);
+  }
+  laid.pages.forEach((placements, index) => {
+    doc.addPage({ size: 'A4', margin: 0 });
+    furniture(firstBodyPage + index);
+    for (const { box, x, top } of placements) box.draw(painter, x, top);
+  });
+  doc.end();
+  await finished;
+
+  const sidecar = stringify(
+    {
+      title,
+      brand,
+      doc_type: 'service_manual',
+      language,
+      equipment: 'air_water',
+      approved: true,
+      edition: '2025-06',
+      models: models.map((name) => ({ name, aliases: [] })),
+    },
+    { lineWidth: 0 },
+  );
+  const document = `${slug}.pdf`;
+  const key: ZooKeyLine[] = [
+    ...entries.map((e) => ({
+      id: `${slug}#${e.code}`,
+      document,
+      brand,
+      model: models[0]!,
+      code: e.code,
+      pages: pagesOf.get(e.code) ?? [],
+      meaning: e.fault.meaning,
+      expected_state: 'answer' as const,
+    })),
+    ...negatives.map((code, i) => ({
+      id: `${slug}#neg-${i + 1}`,
+      document,
+      brand,
+      model: models[0]!,
+      code,
+      pages: [],
+      meaning: null,
+      expected_state: 'unknown_code' as const,
+    })),
+  ];
+  for (const k of key) {
+    if (k.expected_state === 'answer' && k.pages.length === 0)
+      throw new Error(`${slug}: ${k.code} placed on no page`);
+  }
+  return {
+    slug,
+    layout,
+    language,
+    pdf: Buffer.concat(chunks),
+    sidecar: `# Layout zoo (generated)\n${sidecar}`,
+    key,
+  };
+}
+
+/**
+ * Writes the zoo to `<dir>/corpus` (PDF + sidecar per manual) and `<dir>/answers` (one key file per
+ * manual), in the format of the shared answer keys, so that bench:quality reads it like any corpus.
+ */
+export async function writeZoo(
+  dir: string,
+  options: { layouts: readonly ZooLayout[]; languages: readonly ZooLanguage[]; seed: number },
+): Promise<ZooManual[]> {
+  const corpus = path.join(dir, 'corpus');
+  const answers = path.join(dir, 'answers');
+  await mkdir(corpus, { recursive: true });
+  await mkdir(answers, { recursive: true });
+  const out: ZooManual[] = [];
+  for (const layout of options.layouts) {
+    for (const language of options.languages) {
+      const m = await zooManual(layout, language, options.seed);
+      await writeFile(path.join(corpus, `${m.slug}.pdf`), m.pdf);
+      await writeFile(path.join(corpus, `${m.slug}.yaml`), m.sidecar);
+      await writeFile(
+        path.join(answers, `${m.slug}.jsonl`),
+        m.key.map((k) => JSON.stringify(k)).join('\n') + '\n',
+      );
+      out.push(m);
+    }
+  }
+  return out;
+}
