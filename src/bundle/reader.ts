@@ -101,7 +101,9 @@ export class BundleReader {
       brandCodeCount: this.db.prepare(
         'SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE brand = ?',
       ),
-      termFields: this.db.prepare('SELECT col, doc FROM chunk_vocabulary WHERE term = ?'),
+      termCounts: this.db
+        .prepare(`SELECT ${INDEX_FIELDS.join(', ')} FROM chunk_term_counts WHERE term = ?`)
+        .raw(),
       spelling: this.db.prepare(
         `SELECT term, hs_distance(term, @term, @max) AS distance FROM spelling_terms
          WHERE length BETWEEN length(@term) - @max AND length(@term) + @max
@@ -112,6 +114,10 @@ export class BundleReader {
       document: this.db.prepare('SELECT * FROM documents WHERE id = ?'),
       page: this.db.prepare('SELECT * FROM pages WHERE document_id = ? AND page = ?'),
       chunk: this.db.prepare('SELECT * FROM chunks WHERE id = ?'),
+      chunksOnPage: this.db.prepare(
+        'SELECT * FROM chunks WHERE document_id = ? AND page_start <= ? AND page_end >= ? ORDER BY id',
+      ),
+      ping: this.db.prepare('SELECT count(*) FROM meta').pluck(),
       codes: this.db.prepare(
         'SELECT * FROM error_codes WHERE brand = ? AND code_norm = ? ORDER BY document_id, id',
       ),
@@ -139,6 +145,11 @@ export class BundleReader {
     this.db.close();
   }
 
+  /** Reads the bundle once (a readiness check): throws when the file can no longer be read. */
+  ping(): void {
+    this.stmts.ping.get();
+  }
+
   documents(): DocumentRow[] {
     return this.db.prepare('SELECT * FROM documents ORDER BY id').all() as DocumentRow[];
   }
@@ -153,6 +164,11 @@ export class BundleReader {
 
   chunk(id: string): ChunkRow | undefined {
     return this.stmts.chunk.get(id) as ChunkRow | undefined;
+  }
+
+  /** The chunks that cover a page of a document, by id. */
+  chunksOnPage(documentId: string, page: number): ChunkRow[] {
+    return this.stmts.chunksOnPage.all(documentId, page, page) as ChunkRow[];
   }
 
   /** Error-code rows of a brand (canonical name) for a normalised code. */
@@ -295,14 +311,7 @@ export class BundleReader {
    * the index does not hold it at all.
    */
   termFrequencies(term: string): number[] | null {
-    const rows = this.stmts.termFields.all(term) as { col: string; doc: number }[];
-    if (rows.length === 0) return null;
-    const out = INDEX_FIELDS.map(() => 0);
-    for (const r of rows) {
-      const i = INDEX_FIELDS.indexOf(r.col as (typeof INDEX_FIELDS)[number]);
-      if (i >= 0) out[i] = r.doc;
-    }
-    return out;
+    return (this.stmts.termCounts.get(term) as number[] | undefined) ?? null;
   }
 
   /**

@@ -46,6 +46,13 @@ const MAX_SPELLINGS = 50;
 const CANDIDATES = 100;
 /** Share of the chunks above which a term is too common to propose candidates. */
 const COMMON_SHARE = 0.05;
+/**
+ * Postings (chunks per term, summed over the terms) that one question may count to choose its candidates:
+ * counting and grouping them in SQLite is most of a search's cost and grows with the corpus, so past this
+ * bound the rarest terms propose and the commoner ones only score. Far above what a question costs on a
+ * corpus of a few thousand pages, so there it changes nothing.
+ */
+const POSTINGS_BUDGET = 20_000;
 
 /** The on-disk index as ranking sees it (BundleReader implements it). */
 export interface ChunkIndex {
@@ -116,7 +123,8 @@ type Group = QueryWord & { pairs?: string[] };
  * Ties are broken by document, page and chunk id, so the order is deterministic.
  *
  * The full-text index proposes CANDIDATES chunks: those matching the most words, then the highest sum of
- * their matched terms' weights times IDF, filters applied in the query. Each is then scored exactly with
+ * their matched terms' weights times IDF, filters applied in the query; on a large corpus only the rarest
+ * terms, up to POSTINGS_BUDGET postings, propose. Each is then scored exactly with
  * BM25+ per view from its stored term frequencies. On the shared keys, 100 candidates give the same
  * hit@1 and hit@3 as scoring every chunk (50 lose two questions).
  */
@@ -169,7 +177,7 @@ export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankF
         const df = frequencyOf(t.term);
         if (!df) continue;
         for (const { field, boost: fieldBoost } of t.fields) {
-          const tf = candidate.terms.frequencies[field]?.get(t.term);
+          const tf = candidate.terms.frequency(field, t.term);
           if (!tf) continue;
           const raw = bm25(tf, df[field]!, total, candidate.terms.lengths[field]!, average[field]!);
           score += t.weight * fieldBoost * boost * raw;
@@ -310,6 +318,7 @@ function candidateQuery(
           word,
           weight: t.weight * main.boost * idf(Math.max(1, df[main.field]!), total),
           df: Math.max(...df),
+          postings: t.fields.reduce((sum, f) => sum + df[f.field]!, 0),
         },
       ];
     }),
@@ -323,7 +332,16 @@ function candidateQuery(
     }
     chosen = [...rarest.values()];
   }
-  return chosen.map(({ match, word, weight }) => ({ match, word, weight }));
+  let postings = 0;
+  const kept = new Set(
+    [...chosen]
+      .sort((a, b) => a.postings - b.postings)
+      .filter((t, i) => {
+        postings += t.postings;
+        return i === 0 || postings <= POSTINGS_BUDGET;
+      }),
+  );
+  return chosen.filter((t) => kept.has(t)).map(({ match, word, weight }) => ({ match, word, weight }));
 }
 
 /** The filters as an FTS5 query on the facet tokens, or null when nothing is filtered. */
