@@ -317,6 +317,9 @@ export class BundleBuilder {
        WHERE col <> 'facets' GROUP BY term`,
     );
     this.db.exec(
+      `INSERT INTO facet_counts (token, chunks) SELECT term, doc FROM chunk_vocabulary WHERE col = 'facets'`,
+    );
+    this.db.exec(
       `INSERT OR IGNORE INTO spelling_terms
        SELECT length(term), term FROM chunk_vocabulary
        WHERE col IN ('terms', 'section') AND length(term) >= 3

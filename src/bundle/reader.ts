@@ -104,6 +104,7 @@ export class BundleReader {
       termCounts: this.db
         .prepare(`SELECT ${INDEX_FIELDS.join(', ')} FROM chunk_term_counts WHERE term = ?`)
         .raw(),
+      facetCount: this.db.prepare('SELECT chunks FROM facet_counts WHERE token = ?').pluck(),
       spelling: this.db.prepare(
         `SELECT term, hs_distance(term, @term, @max) AS distance FROM spelling_terms
          WHERE length BETWEEN length(@term) - @max AND length(@term) + @max
@@ -312,6 +313,11 @@ export class BundleReader {
    */
   termFrequencies(term: string): number[] | null {
     return (this.stmts.termCounts.get(term) as number[] | undefined) ?? null;
+  }
+
+  /** In how many chunks a filter token (see `facet` in chunk-index.ts) stands; 0 when in none. */
+  facetChunks(token: string): number {
+    return (this.stmts.facetCount.get(token) as number | undefined) ?? 0;
   }
 
   /**

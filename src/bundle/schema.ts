@@ -149,6 +149,13 @@ CREATE TABLE chunk_term_counts (
   section INTEGER NOT NULL
 ) WITHOUT ROWID;
 
+-- Per filter token of the facets column (b:, l:, d:): in how many chunks it stands, so that a question
+-- can tell how much a filter narrows its candidate search.
+CREATE TABLE facet_counts (
+  token TEXT PRIMARY KEY,
+  chunks INTEGER NOT NULL
+) WITHOUT ROWID;
+
 -- Letter-only words of the exact and section views, by length: what a mistyped word is compared with.
 CREATE TABLE spelling_terms (
   length INTEGER NOT NULL,
