@@ -2,7 +2,7 @@
  * The bundle's SQLite schema: one module shared by the writer (pipeline) and the reader (runtime), so the
  * two cannot drift. Bump FORMAT_VERSION on any change a reader of the previous version would misread.
  */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
