@@ -1,6 +1,8 @@
 // Search and ingest at scale: builds a bundle of N pages from a corpus folder, then measures opening it and
 // searching it in a fresh process.
-// Usage: npm run bench:scale -- --pages N [--corpus DIR] [--work DIR] [--write] [--json]
+// Usage: npm run bench:scale -- --pages N [--corpus DIR] [--work DIR] [--keep] [--write] [--json]
+// --keep leaves the N-page bundles in the work folder and searches an existing one again instead of
+// rebuilding it (its build figures are then not measured), so search-only reruns take minutes, not hours.
 //
 // The corpus is ingested once for real (PDF extraction, --no-snapshots): that gives the extraction rate and
 // peak memory. The N-page bundle is then written through the same BundleBuilder from copies of those
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     work: { type: 'string', default: path.join(os.tmpdir(), 'heatsource-bench-scale') },
     phase: { type: 'string' },
     bundle: { type: 'string' },
+    keep: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
@@ -87,6 +90,19 @@ function rssParts(): { anonMb: number; fileMb: number } {
   const status = fs.readFileSync('/proc/self/status', 'utf8');
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
   return { anonMb: Math.round(kb('RssAnon') / 1024), fileMb: Math.round(kb('RssFile') / 1024) };
+}
+
+/**
+ * CPU time of the calling thread in milliseconds (Linux: /proc/thread-self/schedstat, in nanoseconds), or
+ * null elsewhere. process.cpuUsage() counts every thread of the process, V8's background compiler and
+ * garbage-collector threads included; this is the search's own thread.
+ */
+function threadCpuMs(): number | null {
+  try {
+    return Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
 }
 
 function rssMb(): number {
@@ -183,15 +199,19 @@ function phaseServe(bundle: string): void {
   const firstSearchMs = performance.now() - t1;
   const times: number[] = [];
   const cpu: number[] = [];
+  const threadCpu: number[] = [];
   let results = 0;
   // Each query once without and once with a brand filter: every one is a cache miss.
   for (const variant of [{}, brand ? { brand } : {}]) {
     for (const q of QUERIES) {
       const t = performance.now();
       const c = process.cpuUsage();
+      const own = threadCpuMs();
       const r = searchChunks(reader, SearchQuery.parse({ ...q, ...variant, limit: 10 }));
+      const ownAfter = threadCpuMs();
       const used = process.cpuUsage(c);
       times.push(performance.now() - t);
+      if (own !== null && ownAfter !== null) threadCpu.push(ownAfter - own);
       // CPU time of this process: what the search costs when it does not wait for a shared core.
       cpu.push((used.user + used.system) / 1000);
       results += r.results.length;
@@ -212,12 +232,25 @@ function phaseServe(bundle: string): void {
       p99Ms: at(times, 0.99),
       cpuP50Ms: at(cpu, 0.5),
       cpuP99Ms: at(cpu, 0.99),
+      ...(threadCpu.length
+        ? { threadCpuP50Ms: at(threadCpu, 0.5), threadCpuP99Ms: at(threadCpu, 0.99) }
+        : {}),
       steadyRssMb: rssMb(),
       ...rssParts(),
       peakRssMb: peakRssMb(),
     }),
   );
   reader.close();
+}
+
+/** Whether a kept bundle is of the format this reader reads (a bundle of an older format is rebuilt). */
+function opensAsBundle(file: string): boolean {
+  try {
+    new BundleReader(file).close();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function main(): Promise<void> {
@@ -242,12 +275,15 @@ async function main(): Promise<void> {
   type Figures = Record<string, number | number[] | undefined>;
   const rows: { n: number; build: Figures; serve: Figures }[] = [];
   for (const n of sizes) {
-    const build = child(['--phase', 'build', '--bundle', base, '--pages', String(n)]);
-    console.error(`build ${n}: ${JSON.stringify(build)}`);
     const target = `${base}.${n}`;
+    const reuse = values.keep && fs.existsSync(target) && opensAsBundle(target);
+    const build: Figures = reuse
+      ? { bundleMb: Math.round(fs.statSync(target).size / 2 ** 20), rssSamplesMb: [] }
+      : child(['--phase', 'build', '--bundle', base, '--pages', String(n)]);
+    console.error(`build ${n}: ${reuse ? 'reused' : JSON.stringify(build)}`);
     const serve = child(['--phase', 'serve', '--bundle', target]);
     console.error(`serve ${n}: ${JSON.stringify(serve)}`);
-    fs.rmSync(target, { force: true });
+    if (!values.keep) fs.rmSync(target, { force: true });
     rows.push({ n, build, serve });
   }
   if (values.json) {
@@ -262,11 +298,11 @@ async function main(): Promise<void> {
       .join(' / ')} at the end.`,
     `Command: \`npm run bench:scale -- --pages ${sizes.join(',')}\``,
     '',
-    '| pages | build pages/s | build peak RSS | build RSS samples | bundle | ready | first search | search p50 / p99 (wall) | search p50 / p99 (CPU) | RSS after searches |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| pages | build pages/s | build peak RSS | build RSS samples | bundle | ready | first search | search p50 / p99 (wall) | search p50 / p99 (process CPU) | search p50 / p99 (thread CPU) | RSS after searches |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(({ n, build: b, serve: s }) => {
       const samples = (b.rssSamplesMb as number[]).join(', ');
-      return `| ${b.pages ?? n} | ${fmt(b.pagesPerSecond)} | ${b.peakRssMb} MB | ${samples || '-'} MB | ${b.bundleMb} MB | ${fmt(s.readyMs, 1)} ms | ${fmt(s.firstSearchMs, 1)} ms | ${fmt(s.p50Ms, 1)} / ${fmt(s.p99Ms, 1)} ms | ${fmt(s.cpuP50Ms, 1)} / ${fmt(s.cpuP99Ms, 1)} ms | ${s.steadyRssMb} MB |`;
+      return `| ${b.pages ?? n} | ${fmt(b.pagesPerSecond)} | ${fmt(b.peakRssMb)} MB | ${samples || '-'} MB | ${b.bundleMb} MB | ${fmt(s.readyMs, 1)} ms | ${fmt(s.firstSearchMs, 1)} ms | ${fmt(s.p50Ms, 1)} / ${fmt(s.p99Ms, 1)} ms | ${fmt(s.cpuP50Ms, 1)} / ${fmt(s.cpuP99Ms, 1)} ms | ${fmt(s.threadCpuP50Ms, 1)} / ${fmt(s.threadCpuP99Ms, 1)} ms | ${s.steadyRssMb} MB |`;
     }),
   ];
   if (extraction) {

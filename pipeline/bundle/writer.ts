@@ -304,9 +304,21 @@ export class BundleBuilder {
     }
   }
 
-  /** Merges the index into one segment and lists the words a mistyped word may stand for. */
+  /**
+   * Merges the index into one segment, counts each term's chunks per view once (what a question's ranking
+   * reads) and lists the words a mistyped word may stand for.
+   */
   private finishSearchIndex(): void {
     this.db.exec(`INSERT INTO chunk_index (chunk_index) VALUES ('optimize')`);
+    const count = (field: string) => `sum(CASE col WHEN '${field}' THEN doc ELSE 0 END)`;
+    this.db.exec(
+      `INSERT INTO chunk_term_counts (term, ${INDEX_FIELDS.join(', ')})
+       SELECT term, ${INDEX_FIELDS.map(count).join(', ')} FROM chunk_vocabulary
+       WHERE col <> 'facets' GROUP BY term`,
+    );
+    this.db.exec(
+      `INSERT INTO facet_counts (token, chunks) SELECT term, doc FROM chunk_vocabulary WHERE col = 'facets'`,
+    );
     this.db.exec(
       `INSERT OR IGNORE INTO spelling_terms
        SELECT length(term), term FROM chunk_vocabulary

@@ -94,49 +94,68 @@ export class BundleReader {
     this.db.function('hs_distance', { deterministic: true }, (a: unknown, b: unknown, max: unknown) =>
       boundedDistance(String(a), String(b), Number(max)),
     );
-    this.stmts = {
-      codesOfProcedure: this.db.prepare(
-        'SELECT code, title FROM error_codes WHERE procedure_chunk_id = ? ORDER BY id',
-      ),
-      brandCodeCount: this.db.prepare(
-        'SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE brand = ?',
-      ),
-      termFields: this.db.prepare('SELECT col, doc FROM chunk_vocabulary WHERE term = ?'),
-      spelling: this.db.prepare(
-        `SELECT term, hs_distance(term, @term, @max) AS distance FROM spelling_terms
-         WHERE length BETWEEN length(@term) - @max AND length(@term) + @max
-           AND (substr(term, 1, 1) = substr(@term, 1, 1) OR substr(term, 2, 1) = substr(@term, 2, 1))
-           AND distance IS NOT NULL AND term <> @term
-         ORDER BY distance, term LIMIT @limit`,
-      ),
-      document: this.db.prepare('SELECT * FROM documents WHERE id = ?'),
-      page: this.db.prepare('SELECT * FROM pages WHERE document_id = ? AND page = ?'),
-      chunk: this.db.prepare('SELECT * FROM chunks WHERE id = ?'),
-      codes: this.db.prepare(
-        'SELECT * FROM error_codes WHERE brand = ? AND code_norm = ? ORDER BY document_id, id',
-      ),
-      snapshot: this.db.prepare('SELECT * FROM snapshots WHERE document_id = ? AND page = ?'),
-      brandAlias: this.db.prepare('SELECT brand FROM brand_aliases WHERE norm = ?'),
-      modelByNorm: this.db.prepare('SELECT * FROM models WHERE brand = ? AND norm = ?'),
-      modelByAlias: this.db.prepare(
-        'SELECT m.* FROM aliases a JOIN models m ON m.id = a.model_id WHERE m.brand = ? AND a.norm = ?',
-      ),
-      model: this.db.prepare('SELECT * FROM models WHERE id = ?'),
-      modelsOfBrand: this.db.prepare('SELECT * FROM models WHERE brand = ? ORDER BY name'),
-      rangeByNorm: this.db.prepare('SELECT * FROM ranges WHERE brand = ? AND norm = ?'),
-      modelsOfRange: this.db.prepare('SELECT * FROM models WHERE range_id = ? ORDER BY name'),
-      aliasesOf: this.db.prepare('SELECT alias FROM aliases WHERE model_id = ? ORDER BY alias'),
-      documentsOfModel: this.db.prepare(
-        'SELECT d.* FROM document_models dm JOIN documents d ON d.id = dm.document_id WHERE dm.model_id = ? ORDER BY d.id',
-      ),
-      modelsOfDocument: this.db.prepare(
-        'SELECT m.* FROM document_models dm JOIN models m ON m.id = dm.model_id WHERE dm.document_id = ? ORDER BY m.name',
-      ),
-    };
+    // A table a statement needs that is missing means a damaged bundle (or one built by a development
+    // version of this format): refused like any unreadable bundle.
+    try {
+      this.stmts = {
+        codesOfProcedure: this.db.prepare(
+          'SELECT code, title FROM error_codes WHERE procedure_chunk_id = ? ORDER BY id',
+        ),
+        brandCodeCount: this.db.prepare(
+          'SELECT count(DISTINCT code_norm) AS n FROM error_codes WHERE brand = ?',
+        ),
+        termCounts: this.db
+          .prepare(`SELECT ${INDEX_FIELDS.join(', ')} FROM chunk_term_counts WHERE term = ?`)
+          .raw(),
+        facetCount: this.db.prepare('SELECT chunks FROM facet_counts WHERE token = ?').pluck(),
+        spelling: this.db.prepare(
+          `SELECT term, hs_distance(term, @term, @max) AS distance FROM spelling_terms
+           WHERE length BETWEEN length(@term) - @max AND length(@term) + @max
+             AND (substr(term, 1, 1) = substr(@term, 1, 1) OR substr(term, 2, 1) = substr(@term, 2, 1))
+             AND distance IS NOT NULL AND term <> @term
+           ORDER BY distance, term LIMIT @limit`,
+        ),
+        document: this.db.prepare('SELECT * FROM documents WHERE id = ?'),
+        page: this.db.prepare('SELECT * FROM pages WHERE document_id = ? AND page = ?'),
+        chunk: this.db.prepare('SELECT * FROM chunks WHERE id = ?'),
+        chunksOnPage: this.db.prepare(
+          'SELECT * FROM chunks WHERE document_id = ? AND page_start <= ? AND page_end >= ? ORDER BY id',
+        ),
+        ping: this.db.prepare('SELECT count(*) FROM meta').pluck(),
+        codes: this.db.prepare(
+          'SELECT * FROM error_codes WHERE brand = ? AND code_norm = ? ORDER BY document_id, id',
+        ),
+        snapshot: this.db.prepare('SELECT * FROM snapshots WHERE document_id = ? AND page = ?'),
+        brandAlias: this.db.prepare('SELECT brand FROM brand_aliases WHERE norm = ?'),
+        modelByNorm: this.db.prepare('SELECT * FROM models WHERE brand = ? AND norm = ?'),
+        modelByAlias: this.db.prepare(
+          'SELECT m.* FROM aliases a JOIN models m ON m.id = a.model_id WHERE m.brand = ? AND a.norm = ?',
+        ),
+        model: this.db.prepare('SELECT * FROM models WHERE id = ?'),
+        modelsOfBrand: this.db.prepare('SELECT * FROM models WHERE brand = ? ORDER BY name'),
+        rangeByNorm: this.db.prepare('SELECT * FROM ranges WHERE brand = ? AND norm = ?'),
+        modelsOfRange: this.db.prepare('SELECT * FROM models WHERE range_id = ? ORDER BY name'),
+        aliasesOf: this.db.prepare('SELECT alias FROM aliases WHERE model_id = ? ORDER BY alias'),
+        documentsOfModel: this.db.prepare(
+          'SELECT d.* FROM document_models dm JOIN documents d ON d.id = dm.document_id WHERE dm.model_id = ? ORDER BY d.id',
+        ),
+        modelsOfDocument: this.db.prepare(
+          'SELECT m.* FROM document_models dm JOIN models m ON m.id = dm.model_id WHERE dm.document_id = ? ORDER BY m.name',
+        ),
+      };
+    } catch (err) {
+      this.db.close();
+      throw new BundleOpenError(`not a heatsource bundle: ${file} (${(err as Error).message})`);
+    }
   }
 
   close(): void {
     this.db.close();
+  }
+
+  /** Reads the bundle once (a readiness check): throws when the file can no longer be read. */
+  ping(): void {
+    this.stmts.ping.get();
   }
 
   documents(): DocumentRow[] {
@@ -153,6 +172,11 @@ export class BundleReader {
 
   chunk(id: string): ChunkRow | undefined {
     return this.stmts.chunk.get(id) as ChunkRow | undefined;
+  }
+
+  /** The chunks that cover a page of a document, by id. */
+  chunksOnPage(documentId: string, page: number): ChunkRow[] {
+    return this.stmts.chunksOnPage.all(documentId, page, page) as ChunkRow[];
   }
 
   /** Error-code rows of a brand (canonical name) for a normalised code. */
@@ -295,14 +319,12 @@ export class BundleReader {
    * the index does not hold it at all.
    */
   termFrequencies(term: string): number[] | null {
-    const rows = this.stmts.termFields.all(term) as { col: string; doc: number }[];
-    if (rows.length === 0) return null;
-    const out = INDEX_FIELDS.map(() => 0);
-    for (const r of rows) {
-      const i = INDEX_FIELDS.indexOf(r.col as (typeof INDEX_FIELDS)[number]);
-      if (i >= 0) out[i] = r.doc;
-    }
-    return out;
+    return (this.stmts.termCounts.get(term) as number[] | undefined) ?? null;
+  }
+
+  /** In how many chunks a filter token (see `facet` in chunk-index.ts) stands; 0 when in none. */
+  facetChunks(token: string): number {
+    return (this.stmts.facetCount.get(token) as number | undefined) ?? 0;
   }
 
   /**

@@ -2,7 +2,7 @@
  * The bundle's SQLite schema: one module shared by the writer (pipeline) and the reader (runtime), so the
  * two cannot drift. Bump FORMAT_VERSION on any change a reader of the previous version would misread.
  */
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 6;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -136,6 +136,25 @@ CREATE TABLE chunk_terms (
   chunk_rowid INTEGER PRIMARY KEY,        -- rowid of the chunk in chunks
   data TEXT NOT NULL
 );
+
+-- Per term: in how many chunks it stands in each view. The full-text vocabulary (fts5vocab) counts this
+-- by walking the term's whole posting list at every question, which grows with the corpus; this table is
+-- one lookup.
+CREATE TABLE chunk_term_counts (
+  term TEXT PRIMARY KEY,
+  terms INTEGER NOT NULL,
+  stems INTEGER NOT NULL,
+  concepts INTEGER NOT NULL,
+  pairs INTEGER NOT NULL,
+  section INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- Per filter token of the facets column (b:, l:, d:): in how many chunks it stands, so that a question
+-- can tell how much a filter narrows its candidate search.
+CREATE TABLE facet_counts (
+  token TEXT PRIMARY KEY,
+  chunks INTEGER NOT NULL
+) WITHOUT ROWID;
 
 -- Letter-only words of the exact and section views, by length: what a mistyped word is compared with.
 CREATE TABLE spelling_terms (

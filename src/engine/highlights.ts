@@ -1,5 +1,4 @@
 import type { BundleReader } from '../bundle/reader.js';
-import type { ChunkRow } from '../bundle/schema.js';
 import { collapseSpace } from '../text/normalise.js';
 
 /** A rectangle on a page, in PDF points from the page's top-left corner (as the bundle stores them). */
@@ -39,9 +38,7 @@ export function highlightFor(
 ): PageHighlight | null {
   const page = reader.page(input.document_id, input.page);
   if (!page) return null;
-  const chunks = reader.db
-    .prepare('SELECT * FROM chunks WHERE document_id = ? AND page_start <= ? AND page_end >= ? ORDER BY id')
-    .all(input.document_id, input.page, input.page) as ChunkRow[];
+  const chunks = reader.chunksOnPage(input.document_id, input.page);
   const cited = citedText(input.text, chunks.map((c) => fold(c.text)).join('\n'));
   const wanted = fold(cited);
   const firstLine = fold(cited.split('\n').find((l) => l.trim()) ?? '');

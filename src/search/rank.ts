@@ -46,11 +46,20 @@ const MAX_SPELLINGS = 50;
 const CANDIDATES = 100;
 /** Share of the chunks above which a term is too common to propose candidates. */
 const COMMON_SHARE = 0.05;
+/**
+ * Postings (chunks per term within the filters, summed over the terms) that one question may count to
+ * choose its candidates: counting and grouping them in SQLite is most of a search's cost and grows with
+ * the corpus, so past this bound the rarest terms propose and the commoner ones only score (unless the
+ * rarest propose fewer than CANDIDATES chunks). Far above what a question costs on a corpus of a few
+ * thousand pages, so there it changes nothing.
+ */
+const POSTINGS_BUDGET = 20_000;
 
 /** The on-disk index as ranking sees it (BundleReader implements it). */
 export interface ChunkIndex {
   readonly searchStats: { chunks: number; lengths: number[] };
   termFrequencies(term: string): number[] | null;
+  facetChunks(token: string): number;
   similarTerms(term: string, maxDistance: number, limit: number): { term: string; distance: number }[];
   searchCandidates(
     terms: readonly { match: string; word: number; weight: number }[],
@@ -116,7 +125,8 @@ type Group = QueryWord & { pairs?: string[] };
  * Ties are broken by document, page and chunk id, so the order is deterministic.
  *
  * The full-text index proposes CANDIDATES chunks: those matching the most words, then the highest sum of
- * their matched terms' weights times IDF, filters applied in the query. Each is then scored exactly with
+ * their matched terms' weights times IDF, filters applied in the query; on a large corpus only the rarest
+ * terms, up to POSTINGS_BUDGET postings, propose, as long as they propose CANDIDATES chunks. Each is then scored exactly with
  * BM25+ per view from its stored term frequencies. On the shared keys, 100 candidates give the same
  * hit@1 and hit@3 as scoring every chunk (50 lose two questions).
  */
@@ -139,9 +149,14 @@ export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankF
   };
   const scored = groups.map((group) => groupTerms(index, group, frequencyOf));
   const { chunks: total, lengths } = index.searchStats;
-  const candidateTerms = candidateQuery(scored, filter, frequencyOf, total);
+  const { all: candidateTerms, within } = candidateQuery(index, scored, filter, frequencyOf, total);
   if (candidateTerms.length === 0) return [];
-  const candidates = index.searchCandidates(candidateTerms, CANDIDATES);
+  let candidates = index.searchCandidates(within, CANDIDATES);
+  // The rarest terms alone may propose fewer chunks than asked (rare words, a narrow filter): then every
+  // term proposes, as without the bound, rather than leaving the list short.
+  if (candidates.length < CANDIDATES && within.length < candidateTerms.length) {
+    candidates = index.searchCandidates(candidateTerms, CANDIDATES);
+  }
 
   const average = lengths.map((l) => l / Math.max(1, total));
   const preferred = filter.language ? null : query.language;
@@ -169,7 +184,7 @@ export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankF
         const df = frequencyOf(t.term);
         if (!df) continue;
         for (const { field, boost: fieldBoost } of t.fields) {
-          const tf = candidate.terms.frequencies[field]?.get(t.term);
+          const tf = candidate.terms.frequency(field, t.term);
           if (!tf) continue;
           const raw = bm25(tf, df[field]!, total, candidate.terms.lengths[field]!, average[field]!);
           score += t.weight * fieldBoost * boost * raw;
@@ -291,11 +306,12 @@ function isTypo(word: QueryWord, frequencyOf: (term: string) => number[] | null)
  * term of the question is that common does each word propose by its rarest term.
  */
 function candidateQuery(
+  index: ChunkIndex,
   scored: { terms: ScoredTerm[] }[],
   filter: RankFilter,
   frequencyOf: (term: string) => number[] | null,
   total: number,
-): { match: string; word: number; weight: number }[] {
+): { all: CandidateTerm[]; within: CandidateTerm[] } {
   const filterMatch = facetExpression(filter);
   const common = Math.max(CANDIDATES, COMMON_SHARE * total);
   const all = scored.flatMap(({ terms }, word) =>
@@ -310,6 +326,7 @@ function candidateQuery(
           word,
           weight: t.weight * main.boost * idf(Math.max(1, df[main.field]!), total),
           df: Math.max(...df),
+          postings: t.fields.reduce((sum, f) => sum + df[f.field]!, 0),
         },
       ];
     }),
@@ -323,7 +340,37 @@ function candidateQuery(
     }
     chosen = [...rarest.values()];
   }
-  return chosen.map(({ match, word, weight }) => ({ match, word, weight }));
+  // A filter is applied inside the full-text query, so only its share of a term's postings is counted.
+  const share = Math.min(1, filterChunks(index, filter, total) / Math.max(1, total));
+  let postings = 0;
+  const kept = new Set(
+    [...chosen]
+      .sort((a, b) => a.postings - b.postings)
+      .filter((t, i) => {
+        postings += t.postings * share;
+        return i === 0 || postings <= POSTINGS_BUDGET;
+      }),
+  );
+  const term = ({ match, word, weight }: CandidateTerm): CandidateTerm => ({ match, word, weight });
+  return { all: chosen.map(term), within: chosen.filter((t) => kept.has(t)).map(term) };
+}
+
+type CandidateTerm = { match: string; word: number; weight: number };
+
+/** How many chunks the filters leave at most (the narrowest of them), or `total` when none is set. */
+function filterChunks(index: ChunkIndex, filter: RankFilter, total: number): number {
+  let chunks = total;
+  if (filter.brand) chunks = Math.min(chunks, index.facetChunks(facet.brand(filter.brand)));
+  if (filter.language) {
+    const language = index.facetChunks(facet.language(filter.language));
+    chunks = Math.min(chunks, language + index.facetChunks(facet.language('mul')));
+  }
+  if (filter.documents) {
+    let documents = 0;
+    for (const d of filter.documents) documents += index.facetChunks(facet.document(d));
+    chunks = Math.min(chunks, documents);
+  }
+  return chunks;
 }
 
 /** The filters as an FTS5 query on the facet tokens, or null when nothing is filtered. */

@@ -216,7 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (hs.draining) return sendCode(req, reply, 'service_unavailable', 'shutting down');
     try {
       await state.ping();
-      hs.services.reader.db.prepare('SELECT 1').get();
+      hs.services.reader.ping();
     } catch (err) {
       req.log.error({ err }, 'not ready');
       return sendCode(req, reply, 'service_unavailable', 'the state store or the bundle is not reachable');
