@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { seededRandom as seeded } from '../pipeline/demo/seeded-random.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { corpusView } from '../src/engine/corpus.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
@@ -24,7 +25,6 @@ import { projectPath } from '../src/project-path.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { startReplica } from './cluster.js';
 import { machineLine } from './machine.js';
-import { seeded } from './seeded.js';
 
 const { values } = parseArgs({
   options: {

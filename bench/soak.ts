@@ -23,11 +23,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { seededRandom as seeded } from '../pipeline/demo/seeded-random.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { projectPath } from '../src/project-path.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { machineLine } from './machine.js';
-import { seeded } from './seeded.js';
 
 interface Sample {
   seconds: number;

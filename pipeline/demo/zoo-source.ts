@@ -117,18 +117,6 @@ export function loadZooCodes(): ZooCodes {
   return codesSchema.parse(parse(readFileSync(path.join(zooDir(), 'codes.yaml'), 'utf8')));
 }
 
-/** Mulberry32: the same seed gives the same manuals, byte for byte. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function shuffled<T>(list: readonly T[], random: () => number): T[] {
   const out = [...list];
   for (let i = out.length - 1; i > 0; i--) {

@@ -14,6 +14,7 @@ import type { LeafBlock, ManualCover, ManualLayout } from './manual-source.js';
 import { drawContents, drawCover, drawRunningFooter, drawRunningHeader } from './page-furniture.js';
 import { CONTENT_WIDTH } from './page-geometry.js';
 import { Painter } from './painter.js';
+import { seededRandom } from './seeded-random.js';
 import {
   cardBox,
   type Geometry,
@@ -28,7 +29,6 @@ import {
   between,
   loadZooCodes,
   loadZooWords,
-  seededRandom,
   shuffled,
   ZOO_LANGUAGES,
   ZOO_LAYOUTS,
@@ -115,19 +115,21 @@ function codeBoxes(
     blockBoxes({ heading: { text, level: 2, ...(n ? { n } : {}) } }, ctx);
   const para = (text: string): Box[] => blockBoxes({ p: text }, ctx);
   const codeAlign = random() < 0.5 ? 'top' : 'middle';
+  /** A ruled table of code, meaning, cause and remedy, its column widths drawn around `widths`. */
+  const fullTable = (widths: number[]): TableSpec => ({
+    widths: jitter(widths, random),
+    header: [w.words.code, w.words.meaning, w.words.cause, w.words.remedy],
+    rows: entries.map((e) => ({
+      codes: [e.code],
+      cells: [e.code, e.fault.meaning, e.fault.cause, remedyText(e.fault)],
+    })),
+    ruling: 'grid',
+    codeAlign,
+    codeColumn: 0,
+  });
   switch (layout) {
     case 'wrapped': {
-      const spec: TableSpec = {
-        widths: jitter([11, 26, 29, 34], random),
-        header: [w.words.code, w.words.meaning, w.words.cause, w.words.remedy],
-        rows: entries.map((e) => ({
-          codes: [e.code],
-          cells: [e.code, e.fault.meaning, e.fault.cause, remedyText(e.fault)],
-        })),
-        ruling: 'grid',
-        codeAlign,
-        codeColumn: 0,
-      };
+      const spec = fullTable([11, 26, 29, 34]);
       // Narrow columns: every description wraps over two lines or more.
       return tableBoxes(p, spec, width * between(random, 0.72, 0.9), g);
     }
@@ -199,17 +201,7 @@ function codeBoxes(
       ];
     }
     case 'rotated': {
-      const spec: TableSpec = {
-        widths: jitter([10, 30, 28, 32], random),
-        header: [w.words.code, w.words.meaning, w.words.cause, w.words.remedy],
-        rows: entries.map((e) => ({
-          codes: [e.code],
-          cells: [e.code, e.fault.meaning, e.fault.cause, remedyText(e.fault)],
-        })),
-        ruling: 'grid',
-        codeAlign,
-        codeColumn: 0,
-      };
+      const spec = fullTable([10, 30, 28, 32]);
       return [rotatedTableBox(p, w.words.codes, spec, g)];
     }
     case 'cards': {

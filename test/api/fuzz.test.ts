@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seeded } from '../../bench/seeded.js';
+import { seededRandom as seeded } from '../../pipeline/demo/seeded-random.js';
 import { OPERATIONS, type OperationSpec } from '../../src/contract/operations.js';
 import { toolInputSchema } from '../../src/mcp/tool-schemas.js';
 import { mcpPost, rawExchange } from '../helpers/raw-http.js';

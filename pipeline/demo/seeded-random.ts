@@ -1,0 +1,15 @@
+/**
+ * Mulberry32, a small seeded generator: the same seed draws the same manuals byte for byte, and a load or
+ * fuzz run sends the same requests each time (a failure found once is found again). Written here because
+ * Math.random cannot be seeded and the generator is a dozen lines.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
