@@ -1,5 +1,5 @@
 /** What surrounds the body: cover page, contents page, running headers and footers. */
-import type { TocEntry } from './layout.js';
+import type { BodyLayout, TocEntry } from './layout.js';
 import type { ManualCover, ManualLayout } from './manual-source.js';
 import { baseline, CONTENT_WIDTH, INK, MUTED, PAGE, RULE, type TextStyle } from './page-geometry.js';
 import type { Painter } from './painter.js';
@@ -193,4 +193,33 @@ export function drawCover(p: Painter, cover: ManualCover, layout: ManualLayout, 
   p.text(cover.edition, PAGE.left, PAGE.footerBaseline, 'bold', 9.5, INK);
   const companyWidth = p.width(cover.company, 'regular', 9);
   p.text(cover.company, PAGE.right - companyWidth, PAGE.footerBaseline, 'regular', 9, MUTED);
+}
+
+/**
+ * Draws a whole manual, `addPage` starting each page: the cover, the contents (when the layout has a contents title) and the
+ * body pages, each body page with its running header and footer.
+ */
+export function drawManualPages(
+  p: Painter,
+  addPage: () => void,
+  parts: { cover: ManualCover; layout: ManualLayout; brand: string; body: BodyLayout; firstBodyPage: number },
+): void {
+  const { cover, layout, brand, body, firstBodyPage } = parts;
+  const total = firstBodyPage - 1 + body.pages.length;
+  const furniture = (page: number) => {
+    drawRunningHeader(p, layout, brand);
+    drawRunningFooter(p, layout, page, total);
+  };
+  addPage();
+  drawCover(p, cover, layout, brand);
+  if (layout.contents_title !== undefined) {
+    addPage();
+    furniture(2);
+    drawContents(p, layout, body.toc);
+  }
+  body.pages.forEach((placements, index) => {
+    addPage();
+    furniture(firstBodyPage + index);
+    for (const { box, x, top } of placements) box.draw(p, x, top);
+  });
 }

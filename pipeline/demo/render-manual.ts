@@ -3,7 +3,7 @@ import PDFDocument from 'pdfkit';
 import { type Box, blockBoxes } from './boxes.js';
 import { layoutBody, type Region } from './layout.js';
 import type { Block, ManualSource } from './manual-source.js';
-import { drawContents, drawCover, drawRunningFooter, drawRunningHeader } from './page-furniture.js';
+import { drawManualPages } from './page-furniture.js';
 import { COLUMN_WIDTH, CONTENT_WIDTH } from './page-geometry.js';
 import { Painter } from './painter.js';
 
@@ -84,23 +84,12 @@ export async function renderManual(source: ManualSource): Promise<Buffer> {
   const hasContents = layout.contents_title !== undefined;
   const firstBodyPage = hasContents ? 3 : 2;
   const body = layoutBody(regionsOf(source.body, painter, source), firstBodyPage);
-  const total = firstBodyPage - 1 + body.pages.length;
-
-  doc.addPage({ size: 'A4', margin: 0 });
-  drawCover(painter, cover, layout, sidecar.brand);
-  const furniture = (page: number) => {
-    drawRunningHeader(painter, layout, sidecar.brand);
-    drawRunningFooter(painter, layout, page, total);
-  };
-  if (hasContents) {
-    doc.addPage({ size: 'A4', margin: 0 });
-    furniture(2);
-    drawContents(painter, layout, body.toc);
-  }
-  body.pages.forEach((placements, index) => {
-    doc.addPage({ size: 'A4', margin: 0 });
-    furniture(firstBodyPage + index);
-    for (const { box, x, top } of placements) box.draw(painter, x, top);
+  drawManualPages(painter, () => doc.addPage({ size: 'A4', margin: 0 }), {
+    cover,
+    layout,
+    brand: sidecar.brand,
+    body,
+    firstBodyPage,
   });
   doc.end();
   await finished;

@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { type Box, type BoxContext, blockBoxes } from './boxes.js';
 import { layoutBody } from './layout.js';
 import type { LeafBlock, ManualCover, ManualLayout } from './manual-source.js';
-import { drawContents, drawCover, drawRunningFooter, drawRunningHeader } from './page-furniture.js';
+import { drawManualPages } from './page-furniture.js';
 import { CONTENT_WIDTH } from './page-geometry.js';
 import { Painter } from './painter.js';
 import { seededRandom } from './seeded-random.js';
@@ -360,7 +360,6 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
   const hasContents = manualLayout.contents_title !== undefined;
   const firstBodyPage = hasContents ? 3 : 2;
   const laid = layoutBody([{ kind: 'full', boxes: body }], firstBodyPage);
-  const total = firstBodyPage - 1 + laid.pages.length;
   const pagesOf = new Map<string, number[]>();
   laid.pages.forEach((placements, index) => {
     for (const { box } of placements) {
@@ -371,21 +370,12 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
       }
     }
   });
-  doc.addPage({ size: 'A4', margin: 0 });
-  drawCover(painter, cover, manualLayout, brand);
-  const furniture = (page: number) => {
-    drawRunningHeader(painter, manualLayout, brand);
-    drawRunningFooter(painter, manualLayout, page, total);
-  };
-  if (hasContents) {
-    doc.addPage({ size: 'A4', margin: 0 });
-    furniture(2);
-    drawContents(painter, manualLayout, laid.toc);
-  }
-  laid.pages.forEach((placements, index) => {
-    doc.addPage({ size: 'A4', margin: 0 });
-    furniture(firstBodyPage + index);
-    for (const { box, x, top } of placements) box.draw(painter, x, top);
+  drawManualPages(painter, () => doc.addPage({ size: 'A4', margin: 0 }), {
+    cover,
+    layout: manualLayout,
+    brand,
+    body: laid,
+    firstBodyPage,
   });
   doc.end();
   await finished;
