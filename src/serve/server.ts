@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { BundleOpenError, BundleReader } from '../bundle/reader.js';
 import { isLoopbackHost } from '../edge/loopback.js';
 import { corpusView } from '../engine/corpus.js';
@@ -55,6 +56,12 @@ export async function startServer(
   if (!options.auth && !isLoopbackHost(options.host)) {
     throw new ServeConfigError(
       `--no-auth serves without API keys and is allowed only on a loopback address (127.0.0.1, ::1, localhost); got --host ${options.host}`,
+    );
+  }
+  const badProxy = (options.trustProxy ?? []).find((entry) => !isProxyAddress(entry));
+  if (badProxy !== undefined) {
+    throw new ServeConfigError(
+      `--trust-proxy takes IP addresses or CIDR ranges (10.0.0.0/8), or loopback, linklocal, uniquelocal; got "${badProxy}"`,
     );
   }
   let reader: BundleReader;
@@ -197,4 +204,15 @@ export async function startServer(
 /** A file name as a shell word: quoted only when it needs to be. */
 function shellWord(value: string): string {
   return /^[\w./:-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+/** An entry `--trust-proxy` accepts: an address, a CIDR range, or one of proxy-addr's named ranges. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return net.isIP(prefix) === family; // a netmask: 255.255.0.0
+  return Number(prefix) <= (family === 4 ? 32 : 128);
 }

@@ -169,6 +169,23 @@ describe('heatsource serve', () => {
     expect(r.stderr).toMatch(/--no-auth .* loopback/);
   });
 
+  it('refuses a --trust-proxy entry that is neither an address nor a range, naming it', () => {
+    for (const entry of ['proxy.internal', '10.0.0.0/99']) {
+      const r = cli([
+        'serve',
+        '--trust-proxy',
+        `127.0.0.1,${entry}`,
+        '--bundle',
+        bundle,
+        '--state',
+        path.join(dir, 'p.sqlite'),
+      ]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`"${entry}"`);
+    }
+  });
+
   it('refuses a missing bundle with a clear message', () => {
     const r = cli([
       'serve',
