@@ -1,11 +1,11 @@
 /** Renders one demo manual source to PDF bytes, identical for identical sources. */
-import PDFDocument from 'pdfkit';
 import { type Box, blockBoxes } from './boxes.js';
 import { layoutBody, type Region } from './layout.js';
+import { openManualPdf } from './manual-pdf.js';
 import type { Block, ManualSource } from './manual-source.js';
 import { drawManualPages } from './page-furniture.js';
 import { COLUMN_WIDTH, CONTENT_WIDTH } from './page-geometry.js';
-import { Painter } from './painter.js';
+import type { Painter } from './painter.js';
 
 /** The edition ("2024-03") as a fixed timestamp: a wall-clock date would change the bytes and the /ID. */
 function editionDate(edition: string): Date {
@@ -57,41 +57,26 @@ function regionsOf(body: Block[], painter: Painter, source: ManualSource): Regio
 export async function renderManual(source: ManualSource): Promise<Buffer> {
   const { sidecar, layout, cover } = source;
   const date = editionDate(sidecar.edition);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 0,
-    autoFirstPage: false,
-    compress: true,
-    info: {
-      Title: sidecar.title,
-      Author: cover.company,
-      Subject: `${sidecar.brand} ${sidecar.models.map((m) => m.name).join(', ')}`,
-      Keywords: 'demonstration, fictional',
-      Creator: 'heatsource demo corpus',
-      Producer: 'PDFKit',
-      CreationDate: date,
-      ModDate: date,
-    },
+  const pdf = openManualPdf({
+    Title: sidecar.title,
+    Author: cover.company,
+    Subject: `${sidecar.brand} ${sidecar.models.map((m) => m.name).join(', ')}`,
+    Keywords: 'demonstration, fictional',
+    Creator: 'heatsource demo corpus',
+    Producer: 'PDFKit',
+    CreationDate: date,
+    ModDate: date,
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<void>((resolve, reject) => {
-    doc.on('end', () => resolve());
-    doc.on('error', reject);
-  });
-
-  const painter = new Painter(doc);
+  const painter = pdf.painter;
   const hasContents = layout.contents_title !== undefined;
   const firstBodyPage = hasContents ? 3 : 2;
   const body = layoutBody(regionsOf(source.body, painter, source), firstBodyPage);
-  drawManualPages(painter, () => doc.addPage({ size: 'A4', margin: 0 }), {
+  drawManualPages(painter, pdf.addPage, {
     cover,
     layout,
     brand: sidecar.brand,
     body,
     firstBodyPage,
   });
-  doc.end();
-  await finished;
-  return Buffer.concat(chunks);
+  return pdf.finish();
 }

@@ -6,14 +6,14 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
 import { stringify } from 'yaml';
 import { type Box, type BoxContext, blockBoxes } from './boxes.js';
 import { layoutBody } from './layout.js';
+import { openManualPdf } from './manual-pdf.js';
 import type { LeafBlock, ManualCover, ManualLayout } from './manual-source.js';
 import { drawManualPages } from './page-furniture.js';
 import { CONTENT_WIDTH } from './page-geometry.js';
-import { Painter } from './painter.js';
+import type { Painter } from './painter.js';
 import { seededRandom } from './seeded-random.js';
 import {
   cardBox,
@@ -311,27 +311,15 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
     illustration: pick(['monobloc', 'split_outdoor', 'wall_unit'] as const, random),
   };
 
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 0,
-    autoFirstPage: false,
-    compress: true,
-    info: {
-      Title: title,
-      Author: brand,
-      Creator: 'heatsource layout zoo',
-      Producer: 'PDFKit',
-      CreationDate: new Date(Date.UTC(2025, 5, 1)),
-      ModDate: new Date(Date.UTC(2025, 5, 1)),
-    },
+  const pdf = openManualPdf({
+    Title: title,
+    Author: brand,
+    Creator: 'heatsource layout zoo',
+    Producer: 'PDFKit',
+    CreationDate: new Date(Date.UTC(2025, 5, 1)),
+    ModDate: new Date(Date.UTC(2025, 5, 1)),
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const finished = new Promise<void>((resolve, reject) => {
-    doc.on('end', () => resolve());
-    doc.on('error', reject);
-  });
-  const painter = new Painter(doc);
+  const painter = pdf.painter;
   const ctx: BoxContext = { painter, width: CONTENT_WIDTH, accent, continued: words.words.continued };
   const blocks = (list: LeafBlock[]) => list.flatMap((b) => blockBoxes(b, ctx));
   const modelTable: TableSpec = {
@@ -370,15 +358,14 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
       }
     }
   });
-  drawManualPages(painter, () => doc.addPage({ size: 'A4', margin: 0 }), {
+  drawManualPages(painter, pdf.addPage, {
     cover,
     layout: manualLayout,
     brand,
     body: laid,
     firstBodyPage,
   });
-  doc.end();
-  await finished;
+  const bytes = await pdf.finish();
 
   const sidecar = stringify(
     {
@@ -424,7 +411,7 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
     slug,
     layout,
     language,
-    pdf: Buffer.concat(chunks),
+    pdf: bytes,
     sidecar: `# Layout zoo (generated)\n${sidecar}`,
     key,
   };
