@@ -115,18 +115,36 @@ function codeBoxes(
     blockBoxes({ heading: { text, level: 2, ...(n ? { n } : {}) } }, ctx);
   const para = (text: string): Box[] => blockBoxes({ p: text }, ctx);
   const codeAlign = random() < 0.5 ? 'top' : 'middle';
-  /** A ruled table of code, meaning, cause and remedy, its column widths drawn around `widths`. */
-  const fullTable = (widths: number[]): TableSpec => ({
+  /**
+   * A table of code, meaning (and cause when `cause`) and remedy, its column widths drawn around
+   * `widths`, then its ruling: the draws come in this order whatever the layout.
+   */
+  const codeTable = (
+    widths: number[],
+    o: {
+      cause: boolean;
+      ruling: () => TableSpec['ruling'];
+      align: TableSpec['codeAlign'];
+      codeHeader?: string;
+    },
+  ): TableSpec => ({
     widths: jitter(widths, random),
-    header: [w.words.code, w.words.meaning, w.words.cause, w.words.remedy],
+    header: [
+      o.codeHeader ?? w.words.code,
+      w.words.meaning,
+      ...(o.cause ? [w.words.cause] : []),
+      w.words.remedy,
+    ],
     rows: entries.map((e) => ({
       codes: [e.code],
-      cells: [e.code, e.fault.meaning, e.fault.cause, remedyText(e.fault)],
+      cells: [e.code, e.fault.meaning, ...(o.cause ? [e.fault.cause] : []), remedyText(e.fault)],
     })),
-    ruling: 'grid',
-    codeAlign,
+    ruling: o.ruling(),
+    codeAlign: o.align,
     codeColumn: 0,
   });
+  const fullTable = (widths: number[]) =>
+    codeTable(widths, { cause: true, ruling: () => 'grid', align: codeAlign });
   switch (layout) {
     case 'wrapped': {
       const spec = fullTable([11, 26, 29, 34]);
@@ -134,17 +152,11 @@ function codeBoxes(
       return tableBoxes(p, spec, width * between(random, 0.72, 0.9), g);
     }
     case 'unruled': {
-      const spec: TableSpec = {
-        widths: jitter([10, 40, 50], random),
-        header: [w.words.code, w.words.meaning, w.words.remedy],
-        rows: entries.map((e) => ({
-          codes: [e.code],
-          cells: [e.code, e.fault.meaning, remedyText(e.fault)],
-        })),
-        ruling: random() < 0.5 ? 'none' : 'header_rule',
-        codeAlign: 'top',
-        codeColumn: 0,
-      };
+      const spec = codeTable([10, 40, 50], {
+        cause: false,
+        ruling: () => (random() < 0.5 ? 'none' : 'header_rule'),
+        align: 'top',
+      });
       return tableBoxes(p, spec, width, g);
     }
     case 'procedures': {
@@ -228,17 +240,12 @@ function codeBoxes(
       );
     }
     case 'lowercase': {
-      const spec: TableSpec = {
-        widths: jitter([12, 40, 48], random),
-        header: [w.words.display, w.words.meaning, w.words.remedy],
-        rows: entries.map((e) => ({
-          codes: [e.code],
-          cells: [e.code, e.fault.meaning, remedyText(e.fault)],
-        })),
-        ruling: random() < 0.6 ? 'grid' : 'header_rule',
-        codeAlign,
-        codeColumn: 0,
-      };
+      const spec = codeTable([12, 40, 48], {
+        cause: false,
+        ruling: () => (random() < 0.6 ? 'grid' : 'header_rule'),
+        align: codeAlign,
+        codeHeader: w.words.display,
+      });
       return tableBoxes(p, spec, width, g);
     }
   }
