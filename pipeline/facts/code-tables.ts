@@ -512,11 +512,12 @@ function layOut(
     if (top === undefined)
       top =
         unruled.centred && bottom !== undefined ? Math.min(y - size * 1.2, 2 * y - bottom) : y - size * 1.2;
-    if (i === 0) top = belowForeignLines(grid, top, y, size, colX1, edge, inRange);
+    if (i === 0) top = belowForeignLines(grid, top, y, size, { x1: colX1, edge, inRange });
     if (bottom === undefined) {
       bottom = unruled.centred ? Math.max(2 * y - top, y + size) : textEnd(grid, y, size, x0, x1);
     }
-    if (i === anchorYs.length - 1) bottom = aboveForeignLines(grid, bottom, y, size, colX1, edge, inRange);
+    if (i === anchorYs.length - 1)
+      bottom = aboveForeignLines(grid, bottom, y, size, { x1: colX1, edge, inRange });
     bands.push({ top, bottom, anchorY: y });
   }
   // Rows without a rule between them share no band: clip each band at its neighbour's top.
@@ -612,6 +613,18 @@ function unruledBounds(
   return { bounds, centred };
 }
 
+/** The code column as the row bounds read it: its right edge, the table's far edge, what lies inside. */
+interface CodeColumnReach {
+  x1: number;
+  edge: number;
+  inRange: (s: GridSegment) => boolean;
+}
+
+/** A segment of the table that starts in the code column and runs past the table's far edge. */
+function runsAcross(s: GridSegment, col: CodeColumnReach): boolean {
+  return col.inRange(s) && s.x0 <= col.x1 && s.x1 > col.edge;
+}
+
 /**
  * The first row's top, moved below lines between it and the rule or bound above that are not part of the
  * row: a header line, or text running across the code column's right edge (a paragraph above the table).
@@ -622,17 +635,13 @@ function belowForeignLines(
   top: number,
   y: number,
   size: number,
-  colX1: number,
-  edge: number,
-  inRange: (s: GridSegment) => boolean,
+  col: CodeColumnReach,
 ): number {
   let out = top;
   for (const line of grid) {
     if (line.y <= top || line.y >= y - size * 0.6) continue;
-    const segments = line.segments.filter(inRange);
-    if (segments.length === 0) continue;
-    const across = segments.some((s) => s.x0 <= colX1 && s.x1 > edge);
-    if (across || isHeaderLike(line)) out = line.y + size * 0.4;
+    if (!line.segments.some(col.inRange)) continue;
+    if (line.segments.some((s) => runsAcross(s, col)) || isHeaderLike(line)) out = line.y + size * 0.4;
   }
   return out;
 }
@@ -643,14 +652,11 @@ function aboveForeignLines(
   bottom: number,
   y: number,
   size: number,
-  colX1: number,
-  edge: number,
-  inRange: (s: GridSegment) => boolean,
+  col: CodeColumnReach,
 ): number {
   for (const line of grid) {
     if (line.y <= y + size * 0.6 || line.y >= bottom) continue;
-    const across = line.segments.some((s) => inRange(s) && s.x0 <= colX1 && s.x1 > edge);
-    if (across) return line.y - size * 0.8;
+    if (line.segments.some((s) => runsAcross(s, col))) return line.y - size * 0.8;
   }
   return bottom;
 }
