@@ -79,13 +79,23 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--zoo-dir') args.zooDir = value();
     else if (arg === '--languages') args.languages = listOf(argv[++i], ZOO_LANGUAGES, 'language');
     else if (arg === '--layouts') args.layouts = listOf(argv[++i], ZOO_LAYOUTS, 'layout');
-    else if (arg === '--seed') args.seed = Number(argv[++i]);
-    else throw new Error(`unknown argument: ${arg}`);
+    else if (arg === '--seed') {
+      const seed = argv[++i] ?? '';
+      if (!/^\d{1,9}$/.test(seed)) throw new Error(`--seed takes a whole number, got "${seed}"`);
+      args.seed = Number(seed);
+    } else throw new Error(`unknown argument: ${arg}`);
   }
   return args;
 }
 
-const args = parseArgs(process.argv.slice(2));
+let args: Args;
+try {
+  args = parseArgs(process.argv.slice(2));
+} catch (err) {
+  // A wrong flag is the caller's to fix: one line and the usage status, not a stack trace.
+  console.error(`bench:quality: ${(err as Error).message}`);
+  process.exit(2);
+}
 let zooTemp: string | undefined;
 if (args.zoo) {
   const dir = args.zooDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-zoo-'));
