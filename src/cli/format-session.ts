@@ -140,6 +140,12 @@ const CONCLUSION_NOTES: Partial<Record<SessionOutcome['reason'], string>> = {
   repair_resolved: 'The repair below cleared the fault.',
 };
 
+const ESCALATION_NOTES: Partial<Record<SessionOutcome['reason'], string>> = {
+  readings_unavailable:
+    'The last steps could not be answered: hand the job on with what is known rather than guess further.',
+  budget_spent: 'The step budget is used: hand the job on with what is known.',
+};
+
 /** The conclusion, escalation or closure, with its remedy and the pages behind it. */
 export function formatOutcome(outcome: SessionOutcome, style: Style): Lines {
   const out = new Lines(style);
@@ -152,6 +158,8 @@ export function formatOutcome(outcome: SessionOutcome, style: Style): Lines {
     const to = outcome.escalation ? `: ${outcome.escalation.replaceAll('_', ' ')}` : '';
     out.add(style.yellow(style.bold(`Escalate${to}`)));
     out.para(`Why: ${outcome.reason.replaceAll('_', ' ')}`, '  ');
+    const note = ESCALATION_NOTES[outcome.reason];
+    if (note) out.para(style.dim(note), '  ');
     if (outcome.cause)
       out.para(`Leading hypothesis: ${outcome.cause.label} (${percent(outcome.cause.probability)})`, '  ');
   } else {

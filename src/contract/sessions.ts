@@ -150,6 +150,7 @@ export const SessionOutcome = z
       'residual_dominates',
       'budget_spent',
       'no_discriminating_action',
+      'readings_unavailable',
       'closed_by_user',
     ]),
     cause: z.object({ id: z.string(), label: z.string(), probability: z.number() }).nullable(),

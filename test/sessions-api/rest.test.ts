@@ -348,6 +348,25 @@ describe('undo, close and summary', () => {
     expect(s.turns).toEqual({ used: 2, budget: 2 });
     expect(s.outcome).toMatchObject({ kind: 'escalation', reason: 'budget_spent' });
   });
+
+  it('hands the job on after three unanswered steps, with the repairs left and any suspect labelled', async () => {
+    let s = await start(UNIT);
+    for (let i = 0; i < 3; i++) {
+      expect(s.status).toBe('active');
+      s = (await post(respondUrl(s.id), { action_id: s.next_action!.id, unknown: true })).json() as Session;
+    }
+    expect(s.status).toBe('escalated');
+    expect(s.turns.used).toBe(3);
+    expect(s.next_action).toBeNull();
+    expect(s.outcome).toMatchObject({ kind: 'escalation', reason: 'readings_unavailable' });
+    expect(s.outcome!.action?.kind).toBe('escalate');
+    expect(s.outcome!.repair_plan.length).toBeGreaterThan(0);
+    for (const r of s.outcome!.repair_plan) expect(r.label.length).toBeGreaterThan(0);
+    if (s.outcome!.cause) {
+      expect(s.outcome!.cause.probability).toBeGreaterThanOrEqual(0.3);
+      expect(s.outcome!.cause.id).toBe(s.hypotheses.find((h) => h.source !== 'residual')!.id);
+    }
+  });
 });
 
 describe('the contract', () => {

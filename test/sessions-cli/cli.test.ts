@@ -241,6 +241,32 @@ describe('heatsource troubleshoot', () => {
     expect(r.stdout).toMatch(/Escalate: manufacturer service/);
   }, 60_000);
 
+  it('stops asking after three steps the technician cannot answer, and says why', async () => {
+    const input = ['?', '?', '?', '?'].join('\n');
+    const r = await cli(
+      [
+        'troubleshoot',
+        '-b',
+        'Demotherm',
+        '-m',
+        'DT-A100-E',
+        '-c',
+        'E9',
+        '--bundle',
+        bundle,
+        '--state',
+        path.join(home, 'unread.sqlite'),
+      ],
+      input,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Step 3 of at most 12');
+    expect(r.stdout).not.toContain('Step 4 of');
+    expect(r.stdout).toMatch(/Escalate: manufacturer service/);
+    expect(r.stdout).toContain('Why: readings unavailable');
+    expect(r.stdout).toContain('hand the job on with what is known');
+  }, 60_000);
+
   it('leaves a session open on quit and resumes it in a later process', async () => {
     const state = path.join(home, 'resume.sqlite');
     const src = ['--bundle', bundle, '--state', state];

@@ -214,3 +214,75 @@ describe('determinism', () => {
     expect(firsts.size).toBe(1);
   });
 });
+
+describe('a technician who cannot read what is asked', () => {
+  function knowledgeWith(streak: number, suspectAt?: number) {
+    const raw = structuredClone(RAW_FIXTURE);
+    raw.settings.selection.unanswered_streak = streak;
+    if (suspectAt !== undefined) raw.settings.conclusion.suspect_at = suspectAt;
+    return validateKnowledge(raw);
+  }
+
+  it('stops asking after the streak of unanswered steps and hands the job on with the repairs left', () => {
+    let s = createSession(knowledgeWith(2), base);
+    s = answer(s, { unknown: true });
+    expect(s.status).toBe('active');
+    s = answer(s, { unknown: true });
+    expect(s.status).toBe('escalated');
+    expect(s.history).toHaveLength(2);
+    expect(s.outcome).toMatchObject({
+      kind: 'escalation',
+      reason: 'readings_unavailable',
+      cause_id: null,
+      action_id: 'call_maker',
+    });
+    expect(s.outcome!.repair_plan.length).toBeGreaterThan(0);
+  });
+
+  it('counts the streak from the last answer with a value', () => {
+    let s = createSession(knowledgeWith(2), base);
+    s = answer(s, { unknown: true });
+    // the gauge inside its range: a reading with a value, which tells too little to conclude
+    s = respond(s, { action_id: 'read_gauge', value: 1.5 });
+    s = answer(s, { unknown: true });
+    expect(s.history.map((h) => 'value' in h.answer)).toEqual([false, true, false]);
+    expect(s.status).toBe('active');
+    s = answer(s, { unknown: true });
+    expect(s.status).toBe('escalated');
+    expect(s.outcome?.reason).toBe('readings_unavailable');
+  });
+
+  it('names the leading cause as the suspect only from suspect_at, with the escalation as the action', () => {
+    const handOn = (suspectAt: number) => {
+      let s = createSession(knowledgeWith(2, suspectAt), base);
+      s = answer(s, { unknown: true });
+      return answer(s, { unknown: true });
+    };
+    const named = handOn(0.05);
+    const leader = Object.entries(named.posterior)
+      .filter(([id]) => id !== 'unknown')
+      .sort((a, b) => b[1] - a[1])[0]!;
+    expect(leader[1]).toBeGreaterThan(0.05);
+    expect(named.outcome).toMatchObject({ reason: 'readings_unavailable', cause_id: leader[0] });
+    expect(named.outcome!.probability).toBeCloseTo(leader[1], 6);
+    expect(named.outcome!.action_id).toBe('call_maker');
+    expect(named.outcome!.repair_plan.length).toBeGreaterThan(0);
+    expect(handOn(0.95).outcome).toMatchObject({ reason: 'readings_unavailable', cause_id: null });
+  });
+
+  it('still asks the warranty before a part swap when readings stopped coming', () => {
+    let s = createSession(knowledgeWith(1), swapLeads);
+    expect(s.next_action_id).toBe('probe_part');
+    s = answer(s, { unknown: true });
+    expect(s.next_action_id).toBe('ask_warranty');
+  });
+
+  it('on the real knowledge, stops the demo session after three unanswered steps', () => {
+    let s = createSession(loadKnowledge(), { ...base, code: 'E9' });
+    for (let i = 0; i < 3; i++) s = answer(s, { unknown: true });
+    expect(s.status).toBe('escalated');
+    expect(s.history).toHaveLength(3);
+    expect(s.outcome?.reason).toBe('readings_unavailable');
+    expect(s.outcome?.escalation).not.toBeNull();
+  });
+});

@@ -236,6 +236,8 @@ export const Settings = z
         settled_threshold: z.number().gt(0.5).lt(1),
         /** Answers (with a value) needed before concluding: the description alone never closes a case. */
         min_answers: z.number().int().min(0),
+        /** A session that hands the job on names its leading cause as the suspect from this share. */
+        suspect_at: z.number().gt(0).lt(1).optional(),
       })
       .strict(),
     budget_turns: z.number().int().positive(),
@@ -255,6 +257,8 @@ export const Settings = z
         quick_min_gain: z.number().positive().default(0.05),
         /** A check rules a cause out when one of its outcomes has likelihood ratio at most this. */
         rule_out_ratio: z.number().gt(0).lt(1),
+        /** Unanswered steps in a row after which no further check is asked (0: never stop early). */
+        unanswered_streak: z.number().int().min(0).default(0),
       })
       .strict(),
     repair: z

@@ -504,6 +504,8 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       glanceMinutes: s.selection.glance_minutes,
       quickMinGain: s.selection.quick_min_gain,
       ruleOutRatio: s.selection.rule_out_ratio,
+      unansweredStreak: s.selection.unanswered_streak,
+      ...(s.conclusion.suspect_at !== undefined ? { suspectAt: s.conclusion.suspect_at } : {}),
       escalationCost: s.cost.escalation,
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },

@@ -20,6 +20,8 @@ export interface Situation {
    * comes back unknown and teaches nothing): a check's worth is discounted by it, a repair's is not.
    */
   readable: number;
+  /** Steps answered "unknown" since the last answer with a value. */
+  unansweredStreak: number;
   warranty: boolean | null;
   /** Repairs answered "the fault cleared", in the order they were carried out. */
   resolvedBy: string[];
@@ -264,6 +266,24 @@ function escalationAction(
   return model.actions.find((a) => a.kind === 'escalate' && a.escalation === target);
 }
 
+/** Reasons a session hands the job on without having settled its cause. */
+const HAND_ON_REASONS = new Set<Outcome['reason']>(['budget_spent', 'readings_unavailable']);
+
+/**
+ * Hands the job on when the session cannot go further: with the leading cause named as the suspect
+ * when its group holds at least `suspectAt` (the leader's own escalation when its remedy is one, the
+ * maker's service otherwise), and the remaining repairs in p/C order. Never a part swap: handing on is
+ * what keeps an unproven part from being proposed.
+ */
+function handOn(s: Situation, reason: Outcome['reason']): Decision {
+  const group = heaviestRemedyGroup(s.model, s.posterior);
+  const suspectAt = s.model.settings.suspectAt;
+  const suspect = suspectAt !== undefined && group.mass >= suspectAt - EPSILON ? group.top : null;
+  const remedy = actionById(s.model, suspect?.remedy ?? null);
+  const target = remedy?.kind === 'escalate' ? remedy : escalationAction(s.model, 'manufacturer_service');
+  return finish(s, 'escalated', reason, suspect, target);
+}
+
 function finish(
   s: Situation,
   status: 'concluded' | 'escalated',
@@ -281,7 +301,7 @@ function finish(
       probability: cause ? (s.posterior[cause.id] ?? 0) : null,
       action_id: action?.id ?? null,
       escalation: action?.escalation ?? null,
-      repair_plan: status === 'escalated' && !cause ? repairPlan(s) : [],
+      repair_plan: status === 'escalated' && (!cause || HAND_ON_REASONS.has(reason)) ? repairPlan(s) : [],
     },
   };
 }
@@ -310,7 +330,12 @@ export function decide(s: Situation): Decision {
   const { model, posterior: p } = s;
   const settings = model.settings;
   const withinBudget = s.turnsUsed < settings.budget;
-  const candidates = model.actions.filter((a) => available(s, a));
+  // A technician who could not answer the last few steps lacks the means to read what is asked: no
+  // further check is asked of them (the warranty is a question for the customer, not a reading); a
+  // likely repair may still be tried, or the job is handed on.
+  const stuck = (settings.unansweredStreak ?? 0) > 0 && s.unansweredStreak >= settings.unansweredStreak!;
+  const open = model.actions.filter((a) => available(s, a));
+  const candidates = stuck ? open.filter((a) => !isInformation(a) || a.quantity === WARRANTY_QUANTITY) : open;
 
   if ((p[RESIDUAL_ID] ?? 0) >= settings.residualEscalateAt) {
     return finish(
@@ -341,7 +366,8 @@ export function decide(s: Situation): Decision {
 
   const remedy = actionById(model, top.remedy);
   const threshold = remedy?.replacement ? settings.replacementThreshold : settings.threshold;
-  const information = candidates.filter(isInformation);
+  // Whether a check could still change the conclusion does not depend on who could answer it.
+  const information = open.filter(isInformation);
   const dominant = group.mass >= threshold - EPSILON;
   // Below the bar, a clear leader still settles the case once no check left could unseat it: asking
   // more would cost the technician time without changing what is proposed.
@@ -358,9 +384,8 @@ export function decide(s: Situation): Decision {
       // Every check that could still rule the part out comes first, however sure the session is;
       // with no turn left for it, the part is not proposed at all.
       const best = bestByGainPerCost(model, p, ruling, 0);
-      if (best && withinBudget) return { kind: 'ask', actionId: best.action.id };
-      if (best)
-        return finish(s, 'escalated', 'budget_spent', null, escalationAction(model, 'manufacturer_service'));
+      if (best && withinBudget && !stuck) return { kind: 'ask', actionId: best.action.id };
+      if (best) return handOn(s, stuck ? 'readings_unavailable' : 'budget_spent');
     }
     if (remedy?.warrantyRelevant) {
       if (s.warranty === true) {
@@ -373,19 +398,18 @@ export function decide(s: Situation): Decision {
     return finish(s, 'concluded', dominant ? 'dominant_hypothesis' : 'evidence_settled', top, remedy);
   }
 
-  if (!withinBudget) {
-    return finish(s, 'escalated', 'budget_spent', null, escalationAction(model, 'manufacturer_service'));
-  }
+  if (!withinBudget) return handOn(s, 'budget_spent');
 
   const repairs = candidates.filter((a) => a.kind === 'repair' && !a.replacement);
-  const bestObservation = bestByGainPerCost(model, p, information);
+  const askable = stuck ? [] : information;
+  const bestObservation = bestByGainPerCost(model, p, askable);
 
   // What a technician reads in a couple of minutes (a gauge, the display, the air vent) comes before
   // any work on the installation, when it tells something.
   // A glance (the gauge, the display) is always worth its minute or two; for the other quick readings
   // the bar rises as the technician fails to read what is asked: the case may not have it to hand.
   const quickGain = settings.quickMinGain ?? 1;
-  const glances = information.filter((a) => a.minutes <= (settings.glanceMinutes ?? 0));
+  const glances = askable.filter((a) => a.minutes <= (settings.glanceMinutes ?? 0));
   // The glance's bar is the plain minimum gain: tying it to the quick-reading bar let a raised bar
   // push the gauge behind longer checks, against the rule that it comes first.
   const quick =
@@ -393,7 +417,7 @@ export function decide(s: Situation): Decision {
     bestByGainPerCost(
       model,
       p,
-      information.filter((a) => a.minutes <= (settings.quickMinutes ?? 0)),
+      askable.filter((a) => a.minutes <= (settings.quickMinutes ?? 0)),
       quickGain / s.readable,
     );
   if (quick && quick.action.id === bestObservation?.action.id)
@@ -413,6 +437,7 @@ export function decide(s: Situation): Decision {
   }
   if (quick) return { kind: 'ask', actionId: quick.action.id };
   if (bestObservation) return { kind: 'ask', actionId: bestObservation.action.id };
+  if (stuck) return handOn(s, 'readings_unavailable');
 
   const fallback = bestByGainPerCost(model, p, repairs);
   if (fallback) return { kind: 'ask', actionId: fallback.action.id };

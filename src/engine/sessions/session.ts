@@ -83,6 +83,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
   let answers = 0;
   let asked = 0;
   let unknown = 0;
+  let streak = 0;
   const resolvedBy: string[] = [];
 
   const apply = (action: ModelAction, value: AnswerValue) => {
@@ -122,6 +123,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
       if (!('value' in item.answer)) unknown += 1;
     }
     if ('value' in item.answer) apply(action, item.answer.value);
+    streak = 'value' in item.answer ? 0 : streak + 1;
     afterTurn?.(posterior);
   }
   return {
@@ -133,6 +135,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
     answers,
     // Laplace's rule on the checks asked so far: how often this technician can read what is asked.
     readable: (asked - unknown + 1) / (asked + 2),
+    unansweredStreak: streak,
     warranty,
     resolvedBy,
   };

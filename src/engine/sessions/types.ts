@@ -161,6 +161,13 @@ export interface ModelSettings {
   glanceMinutes?: number;
   quickMinGain?: number;
   ruleOutRatio: number;
+  /**
+   * After this many unanswered steps in a row the technician is taken to lack the means to read what
+   * is asked: no further check is asked (absent in sessions stored before the rule existed: never).
+   */
+  unansweredStreak?: number;
+  /** A session handing the job on names its leader from this share (absent: it names none). */
+  suspectAt?: number;
   escalationCost: number;
   /** The reading a session opened on a code holds from the start (absent in older sessions). */
   codeReading?: { quantity: string; outcome: string };
@@ -208,6 +215,7 @@ export type OutcomeReason =
   | 'residual_dominates'
   | 'budget_spent'
   | 'no_discriminating_action'
+  | 'readings_unavailable'
   | 'closed_by_user';
 
 export interface Outcome {
