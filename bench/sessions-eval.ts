@@ -5,9 +5,11 @@
  * session ends naming one of the true causes (concluded, or escalated with that cause) after at most
  * k turns. Wrong part: the session proposed a part swap for a cause that is not the true one (as an
  * action or as its concluded remedy), or an action the case marks as a needless replacement.
- * Premature closure: concluded on a cause that is not the true one. Escalation accuracy: the session
+ * Premature closure: ended naming a cause that is not the true one, concluded on it or handed on with it
+ * as the suspect. Escalation accuracy: the session
  * escalated exactly when the case expects an escalation. Top-1: the most probable hypothesis at the end
- * (the residual included) is a true cause. `conv5_answered` counts only the actions the case could
+ * (the residual included) is a true cause. `conv5_concluded` counts only the sessions that concluded on
+ * the true cause within five turns, not those that handed the job on naming it. `conv5_answered` counts only the actions the case could
  * answer: the cases record few readings, so many actions come back "unknown".
  */
 import { createSession, nextAction, respond } from '../src/engine/sessions/index.js';
@@ -42,6 +44,8 @@ export interface CaseRow {
   conv5: boolean;
   /** Counting only the actions the case could answer (its readings are sparse). */
   conv5_answered: boolean;
+  /** Converged by a conclusion, not by handing the job on with the cause named. */
+  conv5_concluded: boolean;
   top1: boolean;
   top_hypothesis: string;
   wrong_part: boolean;
@@ -64,6 +68,7 @@ export interface Summary {
   /** Share of the asked actions the case had a reading for. */
   answered_rate: number;
   conv5_answered: number;
+  conv5_concluded: number;
 }
 
 export interface EvaluationReport extends Summary {
@@ -164,10 +169,12 @@ export function runCase(
     conv3: found && turns <= 3,
     conv5: found && turns <= 5,
     conv5_answered: found && state.history.filter((h) => 'value' in h.answer).length <= 5,
+    conv5_concluded: found && turns <= 5 && state.status === 'concluded',
     top1: truth.has(top),
     top_hypothesis: top,
     wrong_part: wrongPart,
-    premature: state.status === 'concluded' && !found,
+    // Ending on a wrong cause misleads whether the session concludes on it or hands the job on with it.
+    premature: identified !== null && !found,
     escalated: state.status === 'escalated',
     escalation_ok: (state.status === 'escalated') === c.expectEscalation,
     path,
@@ -200,6 +207,7 @@ export function summarise(rows: CaseRow[]): Summary {
     escalation_accuracy: round(rate(rows, (r) => r.escalation_ok)),
     answered_rate: round(turns ? rows.reduce((s, r) => s + r.answered, 0) / turns : 0),
     conv5_answered: round(rate(rows, (r) => r.conv5_answered)),
+    conv5_concluded: round(rate(rows, (r) => r.conv5_concluded)),
   };
 }
 

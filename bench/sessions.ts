@@ -64,7 +64,7 @@ function pct(x: number): string {
 }
 
 function summaryRow(name: string, s: Summary): string {
-  return `| ${name} | ${s.cases} | ${pct(s.conv3)} | ${pct(s.conv5)} | ${pct(s.top1)} | ${s.mean_actions.toFixed(2)} | ${s.mean_expert_actions.toFixed(2)} | ${pct(s.wrong_part_rate)} | ${pct(s.premature_closure_rate)} | ${pct(s.escalation_accuracy)} | ${pct(s.answered_rate)} | ${pct(s.conv5_answered)} |`;
+  return `| ${name} | ${s.cases} | ${pct(s.conv3)} | ${pct(s.conv5)} | ${pct(s.top1)} | ${s.mean_actions.toFixed(2)} | ${s.mean_expert_actions.toFixed(2)} | ${pct(s.wrong_part_rate)} | ${pct(s.premature_closure_rate)} | ${pct(s.escalation_accuracy)} | ${pct(s.answered_rate)} | ${pct(s.conv5_answered)} | ${pct(s.conv5_concluded)} |`;
 }
 
 function markdown(
@@ -75,8 +75,8 @@ function markdown(
   const lines = [
     `Guided troubleshooting on ${report.cases} cases from ${dir}`,
     '',
-    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only | conv@5 concluded |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     summaryRow('all', report),
   ];
   for (const [format, s] of Object.entries(report.by_format)) lines.push(summaryRow(format, s));
@@ -99,7 +99,7 @@ function markdown(
 }
 
 function tunables(t: Tunables): string {
-  return `threshold ${t.threshold}, settled ${t.settled_threshold}, quick gain ${t.quick_min_gain}`;
+  return `threshold ${t.threshold}, settled ${t.settled_threshold}, quick gain ${t.quick_min_gain}, unanswered streak ${t.unanswered_streak}, suspect at ${t.suspect_at}`;
 }
 
 function lofoMarkdown(lofo: LofoReport): string {
@@ -107,8 +107,8 @@ function lofoMarkdown(lofo: LofoReport): string {
     '',
     `Leave one format out (${lofo.grid_points} grid points; knowledge and policy frozen)`,
     '',
-    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only | conv@5 concluded |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     summaryRow('out of sample (pooled)', lofo.pooled),
   ];
   for (const f of lofo.folds) lines.push(summaryRow(`held out: ${f.held_out}`, f.test));

@@ -291,6 +291,33 @@ describe('session benchmark harness', () => {
     }
   });
 
+  it('counts a hand-on that names a wrong suspect as a premature closure, and conv@5 concluded apart', () => {
+    const { cases } = loadCases(dir);
+    // Every session hands on at its first unknown, naming whatever leads.
+    const settings = structuredClone(k.settings);
+    settings.selection.unanswered_streak = 1;
+    settings.conclusion.suspect_at = 0.01;
+    const report = evaluateCases({ ...k, settings }, taxonomy, cases);
+    const named = report.per_case.filter((r) => r.status === 'escalated' && r.cause !== null);
+    expect(named.length).toBeGreaterThan(0);
+    for (const r of report.per_case) {
+      expect(r.premature).toBe(r.cause !== null && !r.true_causes.includes(r.cause));
+      expect(r.conv5_concluded).toBe(r.conv5 && r.status === 'concluded');
+    }
+    expect(report.premature_closure_rate).toBe(
+      Math.round((1000 * report.per_case.filter((r) => r.premature).length) / report.cases) / 1000,
+    );
+    // The same sessions against a truth none of them names: every named hand-on is premature.
+    // (an AM case's truth is read from its expert path: without one it has none)
+    const elsewhere = cases.map((c) =>
+      c.format === 'am' ? { ...c, expertPath: [] } : { ...c, trueCauses: ['refrigerant_leak'] },
+    );
+    const wrong = evaluateCases({ ...k, settings }, taxonomy, elsewhere).per_case;
+    const handedOn = wrong.filter((r) => r.status === 'escalated' && r.cause !== null);
+    expect(handedOn.length).toBeGreaterThan(0);
+    for (const r of handedOn) expect(r.premature).toBe(true);
+  });
+
   it('chooses the tunables without the held-out format and scores every case once out of sample', () => {
     const { cases } = loadCases(dir);
     const lofo = leaveOneFormatOut(k, taxonomy, cases);
