@@ -243,22 +243,9 @@ describe('heatsource troubleshoot', () => {
 
   it('stops asking after three steps the technician cannot answer, and says why', async () => {
     const input = ['?', '?', '?', '?'].join('\n');
-    const r = await cli(
-      [
-        'troubleshoot',
-        '-b',
-        'Demotherm',
-        '-m',
-        'DT-A100-E',
-        '-c',
-        'E9',
-        '--bundle',
-        bundle,
-        '--state',
-        path.join(home, 'unread.sqlite'),
-      ],
-      input,
-    );
+    const unit = ['-b', 'Demotherm', '-m', 'DT-A100-E', '-c', 'E9'];
+    const state = path.join(home, 'unread.sqlite');
+    const r = await cli(['troubleshoot', ...unit, '--bundle', bundle, '--state', state], input);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('Step 3 of at most 12');
     expect(r.stdout).not.toContain('Step 4 of');

@@ -218,8 +218,8 @@ describe('determinism', () => {
 describe('a technician who cannot read what is asked', () => {
   function knowledgeWith(streak: number, suspectAt?: number) {
     const raw = structuredClone(RAW_FIXTURE);
-    raw.settings.selection.unanswered_streak = streak;
-    if (suspectAt !== undefined) raw.settings.conclusion.suspect_at = suspectAt;
+    Object.assign(raw.settings.selection, { unanswered_streak: streak });
+    if (suspectAt !== undefined) Object.assign(raw.settings.conclusion, { suspect_at: suspectAt });
     return validateKnowledge(raw);
   }
 
