@@ -349,7 +349,7 @@ describe('undo, close and summary', () => {
     expect(s.outcome).toMatchObject({ kind: 'escalation', reason: 'budget_spent' });
   });
 
-  it('hands the job on after three unanswered steps, with the repairs left and any suspect labelled', async () => {
+  it('hands the job on after three unanswered steps, with the repairs left and the leader named as the suspect', async () => {
     let s = await start(UNIT);
     for (let i = 0; i < 3; i++) {
       expect(s.status).toBe('active');
@@ -362,10 +362,10 @@ describe('undo, close and summary', () => {
     expect(s.outcome!.action?.kind).toBe('escalate');
     expect(s.outcome!.repair_plan.length).toBeGreaterThan(0);
     for (const r of s.outcome!.repair_plan) expect(r.label.length).toBeGreaterThan(0);
-    if (s.outcome!.cause) {
-      expect(s.outcome!.cause.probability).toBeGreaterThanOrEqual(0.3);
-      expect(s.outcome!.cause.id).toBe(s.hypotheses.find((h) => h.source !== 'residual')!.id);
-    }
+    // The leader holds a third of the belief here: it is named as the suspect, with its probability.
+    const leader = s.hypotheses.find((h) => h.source !== 'residual')!;
+    expect(leader.probability).toBeGreaterThan(0.3);
+    expect(s.outcome!.cause).toEqual({ id: leader.id, label: leader.label, probability: leader.probability });
   });
 });
 
