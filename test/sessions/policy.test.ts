@@ -6,6 +6,7 @@ import {
   respond,
   type SessionInit,
   type SessionState,
+  undo,
   validateKnowledge,
 } from '../../src/engine/sessions/index.js';
 import { fixtureKnowledge, RAW_FIXTURE } from './fixture.js';
@@ -237,6 +238,18 @@ describe('a technician who cannot read what is asked', () => {
       action_id: 'call_maker',
     });
     expect(s.outcome!.repair_plan.length).toBeGreaterThan(0);
+  });
+
+  it('takes the hand-on back with undo: the last step is asked again', () => {
+    let s = createSession(knowledgeWith(2), base);
+    s = answer(s, { unknown: true });
+    const second = s.next_action_id;
+    s = answer(s, { unknown: true });
+    expect(s.status).toBe('escalated');
+    s = undo(s);
+    expect(s.status).toBe('active');
+    expect(s.outcome).toBeNull();
+    expect(s.next_action_id).toBe(second);
   });
 
   it('counts the streak from the last answer with a value', () => {
