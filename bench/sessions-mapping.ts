@@ -274,6 +274,34 @@ function wholeValue(v: Reading | undefined): string | undefined {
   return typeof v === 'string' ? normaliseText(v.replace(/[_-]+/g, ' ')) : undefined;
 }
 
+/** One of our outcomes and the first words of theirs that stand for it. */
+interface WordRule {
+  ours: string;
+  /** The general healthy words (HEALTHY_WORDS) stand for it too. */
+  healthy?: boolean;
+  words?: string[];
+  /** Words that start with one of these. */
+  stems?: string[];
+}
+
+/** A state read from the first word of their value, by the first rule (in order) the word fits. */
+function byFirstWord(theirs: string, rules: WordRule[]): QuantitySource {
+  return {
+    theirs: [theirs],
+    derive: ({ get }) => {
+      const w = firstWord(get(theirs));
+      if (w === undefined) return undefined;
+      const rule = rules.find(
+        (r) =>
+          (r.healthy === true && HEALTHY_WORDS.has(w)) ||
+          r.words?.includes(w) === true ||
+          r.stems?.some((stem) => w.startsWith(stem)) === true,
+      );
+      return rule?.ours;
+    },
+  };
+}
+
 function stateOf(v: Reading | undefined): 'ok' | 'fault' | undefined {
   const w = firstWord(v);
   if (w === undefined) return undefined;
@@ -477,50 +505,26 @@ export const QUANTITY_MAP: Record<string, QuantitySource> = {
       return v !== undefined && v < 0.2 ? 0 : undefined;
     },
   },
-  heating_curve: {
-    theirs: ['courbe_chauffe_reglage'],
-    derive: ({ get }) => {
-      const w = firstWord(get('courbe_chauffe_reglage'));
-      if (w === undefined) return undefined;
-      if (HEALTHY_WORDS.has(w) || w === 'adaptee' || w === 'correcte') return 'appropriate';
-      if (w === 'trop' || w === 'basse' || w === 'faible' || w === 'low') return 'too_low';
-      if (w.startsWith('max')) return 'at_maximum';
-      return undefined;
-    },
-  },
-  emitter_valves: {
-    theirs: ['vannes_radiateurs_ouverture'],
-    derive: ({ get }) => {
-      const w = firstWord(get('vannes_radiateurs_ouverture'));
-      if (w === undefined) return undefined;
-      if (HEALTHY_WORDS.has(w) || w.startsWith('ouvert') || w === 'open') return 'mostly_open';
-      if (w.startsWith('ferme') || w === 'closed') return 'many_closed';
-      return undefined;
-    },
-  },
-  strainer_state: {
-    theirs: ['etat_filtre'],
-    derive: ({ get }) => {
-      const w = firstWord(get('etat_filtre'));
-      if (w === undefined) return undefined;
-      if (w === 'propre' || w === 'clean' || HEALTHY_WORDS.has(w)) return 'clean';
-      if (w.startsWith('colmat') || w.startsWith('bouch') || w === 'clogged') return 'clogged';
-      if (w.startsWith('encrass') || w.startsWith('partiel')) return 'partly_fouled';
-      return undefined;
-    },
-  },
+  heating_curve: byFirstWord('courbe_chauffe_reglage', [
+    { ours: 'appropriate', healthy: true, words: ['adaptee', 'correcte'] },
+    { ours: 'too_low', words: ['trop', 'basse', 'faible', 'low'] },
+    { ours: 'at_maximum', stems: ['max'] },
+  ]),
+  emitter_valves: byFirstWord('vannes_radiateurs_ouverture', [
+    { ours: 'mostly_open', healthy: true, words: ['open'], stems: ['ouvert'] },
+    { ours: 'many_closed', words: ['closed'], stems: ['ferme'] },
+  ]),
+  strainer_state: byFirstWord('etat_filtre', [
+    { ours: 'clean', healthy: true, words: ['propre', 'clean'] },
+    { ours: 'clogged', words: ['clogged'], stems: ['colmat', 'bouch'] },
+    { ours: 'partly_fouled', stems: ['encrass', 'partiel'] },
+  ]),
   // Their compressor noise words are the action's own label: knocking, banging, whistling.
-  outdoor_unit_noise: {
-    theirs: ['bruit_compresseur'],
-    derive: ({ get }) => {
-      const w = firstWord(get('bruit_compresseur'));
-      if (w === undefined) return undefined;
-      if (HEALTHY_WORDS.has(w) || w === 'silencieux') return 'normal';
-      if (w === 'claquement' || w === 'cognement') return 'knocking';
-      if (w === 'sifflement') return 'whistling';
-      return undefined;
-    },
-  },
+  outdoor_unit_noise: byFirstWord('bruit_compresseur', [
+    { ours: 'normal', healthy: true, words: ['silencieux'] },
+    { ours: 'knocking', words: ['claquement', 'cognement'] },
+    { ours: 'whistling', words: ['sifflement'] },
+  ]),
   leak_detection: {
     theirs: ['localisation_fuite'],
     derive: ({ get }) => {
