@@ -5,8 +5,7 @@ import { type ChunkIndex, rankPages } from '../../src/search/rank.js';
 
 /**
  * An index of `total` chunks that reports what candidate queries it was asked, returning `proposed`
- * chunks for each. Term counts: `rare` stands in 50 chunks, `common` in 15,000 and `frequent` in 16,000
- * (each in the exact view only), so the three together exceed the postings a question may count.
+ * chunks for each; `counts` holds the chunk count of each term (see question()).
  */
 function fakeIndex(options: { proposed: number; brandChunks?: number }) {
   const total = 1_000_000;
@@ -41,20 +40,24 @@ function fakeIndex(options: { proposed: number; brandChunks?: number }) {
   return { index, asked, counts };
 }
 
-/** A question of three words whose exact forms are given counts; other views stay unknown. */
-function question() {
+/**
+ * A question of three words, `rare`, `common` and `frequent`, whose exact forms stand in 50, 15,000
+ * and 16,000 chunks of the index; other views stay unknown.
+ */
+function question(counts: Record<string, number>) {
   const query = analyzeQuery('rare common frequent');
-  return { query, words: query.words.map((w) => w.exact[0]!) };
+  const words = query.words.map((w) => w.exact[0]!) as [string, string, string];
+  const [rare, common, frequent] = words;
+  counts[rare] = 50;
+  counts[common] = 15_000;
+  counts[frequent] = 16_000;
+  return { query, rare, common, frequent };
 }
 
 describe('candidate postings bound', () => {
   it('lets only the rarest terms propose when all of them would exceed the bound, and scores with all', () => {
     const { index, asked, counts } = fakeIndex({ proposed: 100 });
-    const { query, words } = question();
-    const [rare, common, frequent] = words as [string, string, string];
-    counts[rare] = 50;
-    counts[common] = 15_000;
-    counts[frequent] = 16_000;
+    const { query, rare, common, frequent } = question(counts);
     const ranked = rankPages(index, query, {});
     expect(asked).toHaveLength(1);
     expect(asked[0]!.join(' ')).toContain(`"${rare}"`);
@@ -66,11 +69,7 @@ describe('candidate postings bound', () => {
 
   it('asks again with every term when the rarest propose fewer chunks than wanted', () => {
     const { index, asked, counts } = fakeIndex({ proposed: 3 });
-    const { query, words } = question();
-    const [rare, common, frequent] = words as [string, string, string];
-    counts[rare] = 50;
-    counts[common] = 15_000;
-    counts[frequent] = 16_000;
+    const { query, frequent } = question(counts);
     rankPages(index, query, {});
     expect(asked).toHaveLength(2);
     expect(asked[1]!.join(' ')).toContain(`"${frequent}"`);
@@ -78,11 +77,7 @@ describe('candidate postings bound', () => {
 
   it('counts only the filtered share of the postings', () => {
     const { index, asked, counts } = fakeIndex({ proposed: 100, brandChunks: 100_000 });
-    const { query, words } = question();
-    const [rare, common, frequent] = words as [string, string, string];
-    counts[rare] = 50;
-    counts[common] = 15_000;
-    counts[frequent] = 16_000;
+    const { query, frequent } = question(counts);
     rankPages(index, query, { brand: 'Acme' });
     expect(asked).toHaveLength(1);
     expect(asked[0]!.join(' ')).toContain(`"${frequent}"`);
