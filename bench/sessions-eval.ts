@@ -15,6 +15,7 @@
 import { createSession, nextAction, respond } from '../src/engine/sessions/index.js';
 import type { Knowledge } from '../src/engine/sessions/knowledge-schema.js';
 import { readingActionOf } from '../src/engine/sessions/model.js';
+import type { ModelAction } from '../src/engine/sessions/types.js';
 import type { BenchCase, CaseFormat } from './sessions-cases.js';
 import { ACTION_MAP } from './sessions-mapping.js';
 import { type SimulatedAnswer, SimulatedTechnician } from './sessions-simulator.js';
@@ -106,12 +107,32 @@ export function trueCausesOf(knowledge: Knowledge, c: BenchCase): string[] {
   return [];
 }
 
-export function runCase(
+/**
+ * What a client sees of a finished session, however it was driven: its status and outcome, the actions
+ * asked with the technician's answers, the most probable hypothesis, and the model's actions (to tell
+ * part swaps and fixes apart when scoring).
+ */
+export interface SessionRun {
+  status: string;
+  reason: string | null;
+  cause: string | null;
+  remedy: string | null;
+  top: string;
+  path: { action: string; value: SimulatedAnswer }[];
+  actions: readonly ModelAction[];
+}
+
+function isUnknown(value: SimulatedAnswer): value is { unknown: true } {
+  return typeof value === 'object';
+}
+
+/** Drives one case through the engine directly (fast: the leave-one-format-out grid uses it). */
+export function runOnEngine(
   knowledge: Knowledge,
   taxonomy: Taxonomy,
   c: BenchCase,
   options: EvalOptions = {},
-): CaseRow {
+): SessionRun {
   const settings = {
     ...(options.budget !== undefined ? { budget: options.budget } : {}),
     ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
@@ -120,33 +141,53 @@ export function runCase(
   const probe = createSession(knowledge, { ...c.init, ...settings });
   const readings = technician.initialReadings((q) => readingActionOf(probe.model.actions, q));
   let state = createSession(knowledge, { ...c.init, ...settings, readings });
-  const path: CaseRow['path'] = [];
+  const path: SessionRun['path'] = [];
   while (state.status === 'active') {
     const action = nextAction(state)!;
     const value = technician.answer(action);
     path.push({ action: action.id, value });
     state = respond(state, { action_id: action.id, value });
   }
+  const outcome = state.outcome!;
+  return {
+    status: state.status,
+    reason: outcome.reason,
+    cause: outcome.cause_id,
+    remedy: outcome.action_id,
+    top: Object.entries(state.posterior).sort((a, b) => b[1] - a[1])[0]![0],
+    path,
+    actions: state.model.actions,
+  };
+}
 
+export function runCase(
+  knowledge: Knowledge,
+  taxonomy: Taxonomy,
+  c: BenchCase,
+  options: EvalOptions = {},
+): CaseRow {
+  return scoreRun(knowledge, c, runOnEngine(knowledge, taxonomy, c, options));
+}
+
+/** Scores a finished session against the case's truth. */
+export function scoreRun(knowledge: Knowledge, c: BenchCase, run: SessionRun): CaseRow {
   const trueCauses = trueCausesOf(knowledge, c);
   const truth = new Set(trueCauses);
-  const outcome = state.outcome!;
-  const turns = state.history.length;
-  const identified = outcome.cause_id;
+  const { path, status } = run;
+  const turns = path.length;
+  const answered = path.filter((p) => !isUnknown(p.value)).length;
+  const identified = run.cause;
   const found = identified !== null && truth.has(identified);
-  const top = Object.entries(state.posterior).sort((a, b) => b[1] - a[1])[0]![0];
-  const remedy = outcome.action_id ? state.model.actions.find((a) => a.id === outcome.action_id) : undefined;
+  const top = run.top;
+  const remedy = run.remedy ? run.actions.find((a) => a.id === run.remedy) : undefined;
 
   const traps = trapActions(c);
-  const proposed = [
-    ...path.map((p) => p.action),
-    ...(state.status === 'concluded' && remedy ? [remedy.id] : []),
-  ];
+  const proposed = [...path.map((p) => p.action), ...(status === 'concluded' && remedy ? [remedy.id] : [])];
   const fixesTruth = (id: string) => {
-    const a = state.model.actions.find((x) => x.id === id);
+    const a = run.actions.find((x) => x.id === id);
     return Object.keys(a?.fixes ?? {}).some((cause) => truth.has(cause));
   };
-  const isSwap = (id: string) => state.model.actions.find((x) => x.id === id)?.replacement === true;
+  const isSwap = (id: string) => run.actions.find((x) => x.id === id)?.replacement === true;
   // A trap the case names counts unless the action is the fix of the true cause (some traps are
   // conditional, e.g. "replace the compressor without a megger test").
   const wrongPart = proposed.some((id) => (isSwap(id) || traps.has(id)) && !fixesTruth(id));
@@ -159,24 +200,24 @@ export function runCase(
     truth: c.truthLabel,
     true_causes: trueCauses,
     expected_escalation: c.expectEscalation,
-    status: state.status,
-    reason: outcome.reason,
+    status,
+    reason: run.reason,
     cause: identified,
-    remedy: outcome.action_id,
+    remedy: run.remedy,
     turns,
-    answered: state.history.filter((h) => 'value' in h.answer).length,
+    answered,
     expert_actions: c.expertPath.length,
     conv3: found && turns <= 3,
     conv5: found && turns <= 5,
-    conv5_answered: found && state.history.filter((h) => 'value' in h.answer).length <= 5,
-    conv5_concluded: found && turns <= 5 && state.status === 'concluded',
+    conv5_answered: found && answered <= 5,
+    conv5_concluded: found && turns <= 5 && status === 'concluded',
     top1: truth.has(top),
     top_hypothesis: top,
     wrong_part: wrongPart,
     // Ending on a wrong cause misleads whether the session concludes on it or hands the job on with it.
     premature: identified !== null && !found,
-    escalated: state.status === 'escalated',
-    escalation_ok: (state.status === 'escalated') === c.expectEscalation,
+    escalated: status === 'escalated',
+    escalation_ok: (status === 'escalated') === c.expectEscalation,
     path,
   };
 }
@@ -218,7 +259,11 @@ export function evaluateCases(
   cases: BenchCase[],
   options: EvalOptions = {},
 ): EvaluationReport {
-  const rows = cases.map((c) => runCase(knowledge, taxonomy, c, options));
+  return summariseRows(cases.map((c) => runCase(knowledge, taxonomy, c, options)));
+}
+
+/** The report over scored cases: all of them, by format, and heat pumps only. */
+export function summariseRows(rows: CaseRow[]): EvaluationReport {
   const byFormat: EvaluationReport['by_format'] = {};
   for (const format of ['v2', 'v3', 'am'] as const) {
     const subset = rows.filter((r) => r.format === format);

@@ -2,22 +2,34 @@
  * Guided-troubleshooting evaluation against the peer benchmark's cases.
  *
  *   npm run bench:sessions [-- --cases DIR] [--json] [--taxonomy DIR] [--lofo] [--budget N] [--threshold P]
+ *                          [--service BUNDLE]
  *
  * Default cases: ../shared/hvac-bench/sessions (relative to the project root); every format found
  * there (v2 and v3 JSON lines, AM JSON files) is read. A simulated technician answers each action
  * from the case's readings through the peer's public taxonomy (--taxonomy, default
  * ../shared/hvac-bench/taxonomy) and the id mapping in bench/sessions-mapping.ts, and "unknown" where
  * the case has no reading. With --json one JSON object is printed; otherwise markdown tables.
- * Definitions of the metrics: bench/sessions-eval.ts.
+ * Definitions of the metrics: bench/sessions-eval.ts. With --service the figures are measured through
+ * the service layer over BUNDLE, as a client receives them (bench/sessions-service.ts), and the
+ * engine-level figures are printed beside them; --lofo always runs at engine level (its grid varies
+ * settings that are not request fields).
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs as parseCliArgs } from 'node:util';
+import { BundleReader } from '../src/bundle/reader.js';
 import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
 import { PROJECT_ROOT } from '../src/project-path.js';
 import { loadCases } from './sessions-cases.js';
-import { type EvalOptions, type EvaluationReport, evaluateCases, type Summary } from './sessions-eval.js';
+import {
+  type EvalOptions,
+  type EvaluationReport,
+  evaluateCases,
+  type Summary,
+  summarise,
+} from './sessions-eval.js';
 import { type LofoReport, leaveOneFormatOut, type Tunables } from './sessions-lofo.js';
+import { evaluateThroughService, type ServiceRefusal } from './sessions-service.js';
 import { DEFAULT_TAXONOMY_DIR, loadTaxonomy, taxonomyPresent } from './sessions-taxonomy.js';
 
 interface Args {
@@ -25,6 +37,7 @@ interface Args {
   taxonomy: string;
   json: boolean;
   lofo: boolean;
+  service: string | undefined;
   options: EvalOptions;
 }
 
@@ -38,6 +51,7 @@ function parseArgs(argv: string[]): Args {
       taxonomy: { type: 'string', default: DEFAULT_TAXONOMY_DIR },
       json: { type: 'boolean', default: false },
       lofo: { type: 'boolean', default: false },
+      service: { type: 'string' },
       budget: { type: 'string' },
       threshold: { type: 'string' },
     },
@@ -47,6 +61,7 @@ function parseArgs(argv: string[]): Args {
     taxonomy: path.resolve(values.taxonomy),
     json: values.json,
     lofo: values.lofo,
+    service: values.service === undefined ? undefined : path.resolve(values.service),
     options: {},
   };
   if (values.budget !== undefined) args.options.budget = Number(values.budget);
@@ -56,12 +71,20 @@ function parseArgs(argv: string[]): Args {
     throw new Error('--budget needs a positive integer');
   if (threshold !== undefined && !(threshold > 0.5 && threshold < 1))
     throw new Error('--threshold needs a value in (0.5, 1)');
+  if (args.service !== undefined && !statSync(args.service, { throwIfNoEntry: false })?.isFile())
+    throw new Error(`--service needs a bundle file: none at ${args.service}`);
+  if (args.service !== undefined && threshold !== undefined)
+    throw new Error('--threshold is not a request field: it cannot go with --service');
   return args;
 }
 
 function pct(x: number): string {
   return `${(100 * x).toFixed(1)} %`;
 }
+
+const TABLE_HEAD =
+  '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only | conv@5 concluded |';
+const TABLE_RULE = '|---|---|---|---|---|---|---|---|---|---|---|---|---|';
 
 function summaryRow(name: string, s: Summary): string {
   return `| ${name} | ${s.cases} | ${pct(s.conv3)} | ${pct(s.conv5)} | ${pct(s.top1)} | ${s.mean_actions.toFixed(2)} | ${s.mean_expert_actions.toFixed(2)} | ${pct(s.wrong_part_rate)} | ${pct(s.premature_closure_rate)} | ${pct(s.escalation_accuracy)} | ${pct(s.answered_rate)} | ${pct(s.conv5_answered)} | ${pct(s.conv5_concluded)} |`;
@@ -75,8 +98,8 @@ function markdown(
   const lines = [
     `Guided troubleshooting on ${report.cases} cases from ${dir}`,
     '',
-    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only | conv@5 concluded |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    TABLE_HEAD,
+    TABLE_RULE,
     summaryRow('all', report),
   ];
   for (const [format, s] of Object.entries(report.by_format)) lines.push(summaryRow(format, s));
@@ -102,13 +125,26 @@ function tunables(t: Tunables): string {
   return `threshold ${t.threshold}, settled ${t.settled_threshold}, quick gain ${t.quick_min_gain}, unanswered streak ${t.unanswered_streak}, suspect at ${t.suspect_at}`;
 }
 
+function serviceMarkdown(bundle: string, engine: EvaluationReport, refused: ServiceRefusal[]): string {
+  const lines = [
+    '',
+    `Measured through the service layer over ${bundle}; the same cases driven through the engine directly:`,
+    '',
+    TABLE_HEAD,
+    TABLE_RULE,
+    summaryRow('engine level', engine),
+  ];
+  for (const r of refused) lines.push(`- refused ${r.case}: ${r.status} ${JSON.stringify(r.body)}`);
+  return lines.join('\n');
+}
+
 function lofoMarkdown(lofo: LofoReport): string {
   const lines = [
     '',
     `Leave one format out (${lofo.grid_points} grid points; knowledge and policy frozen)`,
     '',
-    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | expert actions | wrong part | premature closure | escalation accuracy | answered | conv@5 answered only | conv@5 concluded |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    TABLE_HEAD,
+    TABLE_RULE,
     summaryRow('out of sample (pooled)', lofo.pooled),
   ];
   for (const f of lofo.folds) lines.push(summaryRow(`held out: ${f.held_out}`, f.test));
@@ -119,7 +155,7 @@ function lofoMarkdown(lofo: LofoReport): string {
   return lines.join('\n');
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let args: Args;
   try {
     args = parseArgs(process.argv.slice(2));
@@ -143,21 +179,40 @@ function main(): void {
   const knowledge = loadKnowledge();
   const taxonomy = loadTaxonomy(args.taxonomy);
   const { cases, skipped } = loadCases(args.cases);
-  const report = evaluateCases(knowledge, taxonomy, cases, args.options);
+  const engine = evaluateCases(knowledge, taxonomy, cases, args.options);
+  let report = engine;
+  let refused: ServiceRefusal[] = [];
+  if (args.service !== undefined) {
+    const reader = new BundleReader(args.service);
+    try {
+      ({ report, refused } = await evaluateThroughService(reader, knowledge, taxonomy, cases, args.options));
+    } finally {
+      reader.close();
+    }
+  }
   const lofo = args.lofo ? leaveOneFormatOut(knowledge, taxonomy, cases, args.options) : undefined;
   if (args.json)
     console.log(
       JSON.stringify({
         ...report,
         ...(lofo ? { leave_one_format_out: lofo } : {}),
+        ...(args.service !== undefined
+          ? {
+              measured_through: 'service',
+              bundle: args.service,
+              engine_level: summarise(engine.per_case),
+              refused,
+            }
+          : { measured_through: 'engine' }),
         knowledge_version: knowledge.version,
         skipped_files: skipped,
       }),
     );
   else {
     console.log(markdown(report, args.cases, skipped));
+    if (args.service !== undefined) console.log(serviceMarkdown(args.service, engine, refused));
     if (lofo) console.log(lofoMarkdown(lofo));
   }
 }
 
-main();
+void main();

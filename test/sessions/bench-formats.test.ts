@@ -5,9 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { loadCases } from '../../bench/sessions-cases.js';
 import { evaluateCases, trueCausesOf } from '../../bench/sessions-eval.js';
 import { GRID, leaveOneFormatOut } from '../../bench/sessions-lofo.js';
+import { evaluateThroughService } from '../../bench/sessions-service.js';
 import { SimulatedTechnician } from '../../bench/sessions-simulator.js';
 import { loadTaxonomy } from '../../bench/sessions-taxonomy.js';
+import { BundleReader } from '../../src/bundle/reader.js';
 import { createSession, loadKnowledge, nextAction } from '../../src/engine/sessions/index.js';
+import { buildFixtureBundle } from '../api/fixture.js';
 
 /** A made-up taxonomy in the peer benchmark's layout, written for this test. */
 function writeTaxonomy(): string {
@@ -317,6 +320,24 @@ describe('session benchmark harness', () => {
     expect(handedOn.length).toBeGreaterThan(0);
     for (const r of handedOn) expect(r.premature).toBe(true);
   });
+
+  it('scores the same sessions through the service layer as a client receives them', async () => {
+    const { cases } = loadCases(dir);
+    const engine = evaluateCases(k, taxonomy, cases);
+    const reader = new BundleReader(await buildFixtureBundle());
+    try {
+      const { report, refused } = await evaluateThroughService(reader, k, taxonomy, cases);
+      expect(refused).toEqual([]);
+      // None of these units is in the fixture corpus: the service adds no manual entry, and the public
+      // payload carries the engine's session unchanged.
+      expect(report.per_case).toEqual(engine.per_case);
+      await expect(evaluateThroughService(reader, k, taxonomy, cases, { threshold: 0.7 })).rejects.toThrow(
+        /not a request field/,
+      );
+    } finally {
+      reader.close();
+    }
+  }, 60_000);
 
   it('chooses the tunables without the held-out format and scores every case once out of sample', () => {
     const { cases } = loadCases(dir);
