@@ -80,11 +80,18 @@ export interface RankFilter {
   language?: string;
 }
 
-/** One term of a query word in one view: the columns it is looked up in and its weight there. */
+/**
+ * One term of a query word in one view: the columns it is looked up in, its weight there, and its slot.
+ * Terms of one slot are alternatives (the same word under each language's stemmer, its glossary
+ * concepts, the index words a typo may stand for): a chunk scores the best of them, not their sum, so
+ * that a page indexed under every language (a manual in a language without a stemmer, or in several)
+ * does not score a word once per language. The parts of a code are slots of their own: each counts.
+ */
 interface ScoredTerm {
   term: string;
   fields: { field: number; boost: number }[];
   weight: number;
+  slot: string;
 }
 
 export interface RankedPage {
@@ -178,22 +185,27 @@ export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankF
     }
     const chunk: ChunkScore = { id: candidate.id, score: 0, words: 0 };
     scored.forEach(({ terms, own }, w) => {
-      let score = 0;
+      const slots = new Map<string, number>();
       let corrected: string[] | undefined;
       for (const t of terms) {
         const df = frequencyOf(t.term);
         if (!df) continue;
+        let termScore = 0;
         for (const { field, boost: fieldBoost } of t.fields) {
           const tf = candidate.terms.frequency(field, t.term);
           if (!tf) continue;
           const raw = bm25(tf, df[field]!, total, candidate.terms.lengths[field]!, average[field]!);
-          score += t.weight * fieldBoost * boost * raw;
-          if (own && !own.has(t.term)) {
-            corrected ??= [];
-            corrected.push(t.term);
-          }
+          termScore += t.weight * fieldBoost * boost * raw;
+        }
+        if (termScore <= 0) continue;
+        if (termScore > (slots.get(t.slot) ?? 0)) slots.set(t.slot, termScore);
+        if (own && !own.has(t.term)) {
+          corrected ??= [];
+          corrected.push(t.term);
         }
       }
+      let score = 0;
+      for (const v of slots.values()) score += v;
       if (score <= 0) return;
       chunk.score += score;
       chunk.words += 1;
@@ -267,22 +279,34 @@ function groupTerms(
   frequencyOf: (term: string) => number[] | null,
 ): { terms: ScoredTerm[]; own?: Set<string> } {
   const terms: ScoredTerm[] = [];
-  const view = (list: readonly string[], field: IndexField, weight: number, termWeight = 1) => {
+  const view = (
+    list: readonly string[],
+    field: IndexField,
+    weight: number,
+    slot: string | null,
+    termWeight = 1,
+  ) => {
     const fields = [{ field: FIELD[field], boost: weight }];
     if (field !== 'pairs') fields.push({ field: FIELD.section, boost: weight * WEIGHT.section });
-    for (const term of list) terms.push({ term, fields, weight: termWeight });
+    for (const term of list) terms.push({ term, fields, weight: termWeight, slot: slot ?? `part:${term}` });
   };
-  view(group.exact, 'terms', WEIGHT.exact);
-  view(group.parts, 'terms', WEIGHT.exact, WEIGHT.part);
-  view(group.stems, 'stems', WEIGHT.stem);
-  view(group.concepts, 'concepts', WEIGHT.concept);
-  if (group.pairs) view(group.pairs, 'pairs', WEIGHT.pair);
+  view(group.exact, 'terms', WEIGHT.exact, 'exact');
+  view(group.parts, 'terms', WEIGHT.exact, null, WEIGHT.part);
+  view(group.stems, 'stems', WEIGHT.stem, 'stems');
+  view(group.concepts, 'concepts', WEIGHT.concept, 'concepts');
+  if (group.pairs) view(group.pairs, 'pairs', WEIGHT.pair, 'pairs');
   if (!isTypo(group, frequencyOf)) return { terms };
   const word = group.exact[0]!;
   const maxDistance = Math.min(MAX_EDITS, Math.round(word.length * FUZZY));
   if (maxDistance > 0) {
     for (const { term, distance } of index.similarTerms(word, maxDistance, MAX_SPELLINGS)) {
-      view([term], 'terms', WEIGHT.exact, (FUZZY_WEIGHT * term.length) / (term.length + distance));
+      view(
+        [term],
+        'terms',
+        WEIGHT.exact,
+        'spelling',
+        (FUZZY_WEIGHT * term.length) / (term.length + distance),
+      );
     }
   }
   return { terms, own: new Set([...group.exact, ...group.parts, ...group.stems, ...group.concepts]) };
