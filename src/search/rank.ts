@@ -14,6 +14,8 @@ export const WEIGHT = {
   concept: 0.45,
   pair: 0.5,
   section: 0.5,
+  /** The series part of a model name the index lacks whole ("BLN-010" for "BLN-010TB1"). */
+  family: 0.5,
 } as const;
 
 /** Score factor for documents in the language the question is written in, when no language is asked. */
@@ -295,6 +297,8 @@ function groupTerms(
   view(group.stems, 'stems', WEIGHT.stem, 'stems');
   view(group.concepts, 'concepts', WEIGHT.concept, 'concepts');
   if (group.pairs) view(group.pairs, 'pairs', WEIGHT.pair, 'pairs');
+  const family = modelFamily(group, frequencyOf);
+  if (family) view([family], 'terms', WEIGHT.exact, 'exact', WEIGHT.family);
   if (!isTypo(group, frequencyOf)) return { terms };
   const word = group.exact[0]!;
   const maxDistance = Math.min(MAX_EDITS, Math.round(word.length * FUZZY));
@@ -317,6 +321,25 @@ function groupTerms(
  * its stems is taken for a typo and matched loosely. Known words and codes are never matched loosely (and
  * there is no prefix search, so a code never matches a longer one).
  */
+/**
+ * For a model name or code ("BLN-010TB1"), its longest leading part that the index holds as a word of
+ * its own, cut where letters and digits meet and holding both ("bln010"): specification tables print a
+ * series name and its suffix in separate cells, and a question may name a variant of a model the manual
+ * names by its series. Four characters at least, so a short fault code never stands for a shorter one;
+ * weaker than the whole name (WEIGHT.family).
+ */
+function modelFamily(group: Group, frequencyOf: (term: string) => number[] | null): string | null {
+  if (!group.code || group.exact.length !== 1) return null;
+  const word = group.exact[0]!;
+  const cuts = [...word.matchAll(/(?<=\d)(?=\p{L})|(?<=\p{L})(?=\d)/gu)].map((m) => m.index ?? 0);
+  for (const cut of cuts.reverse()) {
+    const prefix = word.slice(0, cut);
+    if (prefix.length >= 4 && /\d/.test(prefix) && /\p{L}/u.test(prefix) && frequencyOf(prefix))
+      return prefix;
+  }
+  return null;
+}
+
 function isTypo(word: QueryWord, frequencyOf: (term: string) => number[] | null): boolean {
   if (word.code || word.exact.length !== 1 || word.parts.length > 0) return false;
   const term = word.exact[0]!;

@@ -174,6 +174,15 @@ describe('analysis of text and questions', () => {
     expect(q.words.some((w) => w.exact[0] === 'thp')).toBe(false);
   });
 
+  it('does not take a lower-case function word and a number for a code, but a capital prefix is one', () => {
+    const q = analyzeQuery('What resistance at 25 °C? Temps de 5 min');
+    expect(q.codes).not.toContain('at25');
+    expect(q.codes).not.toContain('de5');
+    expect(q.codes).toEqual(expect.arrayContaining(['25', '5']));
+    expect(analyzeQuery('Was bedeutet Er 07?').codes).toContain('er07');
+    expect(analyzeQuery('code p 12').codes).toContain('p12');
+  });
+
   it('drops function words of every language from a question', () => {
     const q = analyzeQuery('What is the water pressure? Quelle est la pression ? Wie hoch ist der Druck?');
     for (const w of ['what', 'is', 'the', 'quelle', 'est', 'la', 'wie', 'ist', 'der'])

@@ -54,6 +54,17 @@ const OTHER_PAGES: FixturePage[] = [
   { heading: '1 Coil', lines: ['The coil thermistor is clipped to the evaporator outlet.'] },
 ];
 
+// One series named in a table, a page without it; and a page set again, word for word, in a manual whose
+// language has no stemmer (indexed under every language).
+const NORDA_PAGES: FixturePage[] = [
+  { heading: '1 Charge', lines: ['Refrigerant charge: read it on the rating plate.'] },
+  { heading: '2 Data', lines: ['Refrigerant charge of the NX-200 series: 1.2 kg.'] },
+  { heading: '3 Panel', lines: ['Check the fan motor speed on the remote panel.'] },
+];
+const POLARIS_PAGES: FixturePage[] = [
+  { heading: '1 Panel', lines: ['Check the fan motor speed on the remote panel.'] },
+];
+
 let dir: string;
 let reader: BundleReader;
 
@@ -95,6 +106,18 @@ beforeAll(async () => {
     language: 'en',
     models: [{ name: 'CX-1' }],
   });
+  await manual('norda-units-en', NORDA_PAGES, {
+    title: 'Norda Units',
+    brand: 'Norda',
+    language: 'en',
+    models: [{ name: 'NX-200' }],
+  });
+  await manual('polaris-panel-pl', POLARIS_PAGES, {
+    title: 'Polaris Panel',
+    brand: 'Polaris',
+    language: 'pl',
+    models: [{ name: 'PL-1' }],
+  });
   const bundle = path.join(dir, 'search.bundle');
   const report = await ingest({
     paths: [corpus],
@@ -102,7 +125,7 @@ beforeAll(async () => {
     jobs: 1,
     snapshots: false,
     strict: true,
-    brands: new BrandAliases({ Demotherm: ['Demo Therm'], Coldix: [] }),
+    brands: new BrandAliases({ Demotherm: ['Demo Therm'], Coldix: [], Norda: [], Polaris: [] }),
   });
   expect(report.written).toBe(true);
   reader = new BundleReader(bundle);
@@ -169,6 +192,19 @@ describe('searchChunks', () => {
     expect(e9.results[0]!.snippet).toBe('E9 Water flow too low Clean the strainer');
     expect(search({ q: 'E8', brand: 'Demotherm' }).results).toEqual([]);
     expect(search({ q: 'E90' }).results.map((x) => x.page)).toEqual([5]);
+  });
+
+  it('matches a model name the manual prints only by its series', () => {
+    const r = search({ q: 'refrigerant charge of the NX200TB1' });
+    expect(r.results[0]).toMatchObject({ document_id: 'norda-units-en', page: 2 });
+    // A short code is never matched by a shorter one.
+    expect(search({ q: 'E901' }).results).toEqual([]);
+  });
+
+  it('scores a word once, not once per language, on a page indexed under every language', () => {
+    const r = search({ q: 'fan motor speed on the panel' });
+    expect(r.results.slice(0, 2).map((x) => x.document_id)).toEqual(['norda-units-en', 'polaris-panel-pl']);
+    expect(r.results[0]!.score).toBeGreaterThan(r.results[1]!.score);
   });
 
   it('tolerates a typo in a longer word', () => {
