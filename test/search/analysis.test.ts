@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, analyzeQuery, analyzeText, conceptTerm } from '../../src/search/analyzer.js';
 import { splitCompound } from '../../src/search/compounds.js';
 import { conceptsOf } from '../../src/search/glossary.js';
-import { CONCEPTS } from '../../src/search/glossary-terms.js';
+import { concepts, loadGlossary } from '../../src/search/glossary-terms.js';
 import { detectQueryLanguage } from '../../src/search/query-language.js';
 import { stem } from '../../src/search/stemmers.js';
 import { LANGUAGES, type Language } from '../../src/search/stopwords.js';
@@ -141,10 +144,28 @@ describe('glossary', () => {
   });
 
   it('has about a hundred concepts, each named in every language, with unique ids', () => {
-    expect(CONCEPTS.length).toBeGreaterThanOrEqual(100);
-    expect(new Set(CONCEPTS.map((c) => c.id)).size).toBe(CONCEPTS.length);
-    for (const concept of CONCEPTS) {
+    const list = concepts();
+    expect(list.length).toBeGreaterThanOrEqual(100);
+    expect(new Set(list.map((c) => c.id)).size).toBe(list.length);
+    for (const concept of list) {
       for (const lang of LANGUAGES) expect(concept[lang].length, `${concept.id} ${lang}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses a glossary file with a concept missing a language or listed twice, naming the place', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-glossary-'));
+    try {
+      const file = path.join(dir, 'glossary.yaml');
+      const entry = (id: string) =>
+        `  - {id: ${id}, en: [pump], fr: [pompe], de: [Pumpe], es: [bomba], nl: [pomp]}`;
+      fs.writeFileSync(file, `concepts:\n${entry('pump')}\n  - {id: fan, en: [fan]}\n`);
+      expect(() => loadGlossary(file)).toThrow(/concepts\.1\.fr/);
+      fs.writeFileSync(file, `concepts:\n${entry('pump')}\n${entry('pump')}\n`);
+      expect(() => loadGlossary(file)).toThrow(/concepts\.1\.id: concept pump listed twice/);
+      fs.writeFileSync(file, `concepts:\n${entry('pump')}\n`);
+      expect(loadGlossary(file).map((c) => c.id)).toEqual(['pump']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
