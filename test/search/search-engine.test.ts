@@ -194,6 +194,18 @@ describe('searchChunks', () => {
     expect(search({ q: 'E90' }).results.map((x) => x.page)).toEqual([5]);
   });
 
+  it('finds an English page for a French or a German question sent with no filter at all', () => {
+    // As typed into a search box: no brand, no language. The manuals in the question's language do not
+    // answer it, the English one does, in other words.
+    const fr = search({ q: 'Quand le fluxostat s’ouvre-t-il ?' });
+    expect(fr.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 3 });
+    expect(fr.results[0]!.snippet).toMatch(/flow switch/);
+    const de = search({ q: 'Welchen Widerstand hat der Temperaturfühler bei 25 °C?' });
+    expect(de.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 2 });
+    const nl = search({ q: 'Wanneer opent de stromingsschakelaar?' });
+    expect(nl.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 3 });
+  });
+
   it('matches a model name the manual prints only by its series', () => {
     const r = search({ q: 'refrigerant charge of the NX200TB1' });
     expect(r.results[0]).toMatchObject({ document_id: 'norda-units-en', page: 2 });
