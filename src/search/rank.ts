@@ -20,6 +20,8 @@ export const WEIGHT = {
 
 /** Score factor for documents in the language the question is written in, when no language is asked. */
 const SAME_LANGUAGE_BOOST = 1.3;
+/** Score factor for the documents of the brands and models a question names (`named`). */
+const NAMED_BOOST = 1.5;
 
 /**
  * Share of a page's score that comes from the page as a whole rather than from its best chunk: chunks cut
@@ -139,7 +141,12 @@ type Group = QueryWord & { pairs?: string[] };
  * BM25+ per view from its stored term frequencies. On the shared keys, 100 candidates give the same
  * hit@1 and hit@3 as scoring every chunk (50 lose two questions).
  */
-export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankFilter): RankedPage[] {
+export function rankPages(
+  index: ChunkIndex,
+  query: AnalyzedQuery,
+  filter: RankFilter,
+  named?: ReadonlySet<string>,
+): RankedPage[] {
   const groups: Group[] = [
     ...query.words.slice(0, MAX_WORDS),
     ...query.pairs
@@ -171,7 +178,9 @@ export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankF
   const preferred = filter.language ? null : query.language;
   const pages = new Map<string, PageScore>();
   for (const candidate of candidates) {
-    const boost = preferred && candidate.language === preferred ? SAME_LANGUAGE_BOOST : 1;
+    const boost =
+      (preferred && candidate.language === preferred ? SAME_LANGUAGE_BOOST : 1) *
+      (named?.has(candidate.documentId) ? NAMED_BOOST : 1);
     const key = `${candidate.documentId}\u0000${candidate.page}`;
     let page = pages.get(key);
     if (!page) {

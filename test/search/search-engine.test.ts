@@ -104,7 +104,7 @@ beforeAll(async () => {
     title: 'Coldix Coil Guide',
     brand: 'Coldix',
     language: 'en',
-    models: [{ name: 'CX-1' }],
+    models: [{ name: 'CXW7' }],
   });
   await manual('norda-units-en', NORDA_PAGES, {
     title: 'Norda Units',
@@ -204,6 +204,18 @@ describe('searchChunks', () => {
     expect(de.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 2 });
     const nl = search({ q: 'Wanneer opent de stromingsschakelaar?' });
     expect(nl.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 3 });
+  });
+
+  it('prefers the manuals of a model the question names, sent without a brand', () => {
+    const plain = search({ q: 'where is the thermistor' });
+    expect(plain.results[0]!.document_id).toBe('alpha-service-en');
+    // CXW7 stands in no page: the catalogue says which manual is about it.
+    const named = search({ q: 'where is the thermistor on the CXW7' });
+    expect(named.results[0]).toMatchObject({ document_id: 'coldix-coil-en', page: 1 });
+    // A brand filter decides on its own.
+    expect(
+      search({ q: 'where is the thermistor on the CXW7', brand: 'Demotherm' }).results[0]!.document_id,
+    ).toBe('alpha-service-en');
   });
 
   it('matches a model name the manual prints only by its series', () => {
