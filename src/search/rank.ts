@@ -2,16 +2,18 @@ import type { AnalyzedQuery, QueryWord } from './analyzer.js';
 import { type ChunkTerms, facet, INDEX_FIELDS, type IndexField } from './chunk-index.js';
 
 /**
- * Weights of the views of a query word. A word found as written beats the same word found by its stem,
- * which beats a glossary equivalent (possibly in another language); the parts of a code written in
- * pieces count less than the whole; the section path counts less than the body because extracted
- * headings are often partial.
+ * Weights of the views of a query word. A word counts once, by the best view a chunk holds it in: as
+ * written beats the same word by its stem or by a glossary equivalent (a synonym, or the word in another
+ * language, which counts as much as an inflection, so that a question in one language is not outweighed
+ * several times over by pages of its own language); the parts of a code written in pieces count less
+ * than the whole and add up; the section path counts less than the body because extracted headings are
+ * often partial.
  */
 export const WEIGHT = {
   exact: 1,
   part: 0.3,
   stem: 0.6,
-  concept: 0.45,
+  concept: 0.6,
   pair: 0.5,
   section: 0.5,
   /** The series part of a model name the index lacks whole ("BLN-010" for "BLN-010TB1"). */
@@ -19,7 +21,7 @@ export const WEIGHT = {
 } as const;
 
 /** Score factor for documents in the language the question is written in, when no language is asked. */
-const SAME_LANGUAGE_BOOST = 1.3;
+const SAME_LANGUAGE_BOOST = 1.15;
 /** Score factor for the documents of the brands and models a question names (`named`). */
 const NAMED_BOOST = 1.5;
 
@@ -129,7 +131,7 @@ type Group = QueryWord & { pairs?: string[] };
 
 /**
  * Ranks the pages of the index for an analysed question. Each word of the question is scored on its own,
- * its views summed (so an exact match counts more than a stem or glossary match of the same word); pairs
+ * by its best view (so an exact match counts more than a stem or glossary match of the same word); pairs
  * of neighbouring words are scored like words. A chunk scores the sum over the words it matches times
  * how many it matches, so that covering more of the question beats repeating one word. A page scores
  * mostly as its best chunk, partly as if it were one chunk (per word, its best chunk's score).
@@ -215,8 +217,14 @@ export function rankPages(
           corrected.push(t.term);
         }
       }
+      // The best view of the word, plus each part of a code it was written in.
       let score = 0;
-      for (const v of slots.values()) score += v;
+      let bestView = 0;
+      for (const [slot, v] of slots) {
+        if (slot.startsWith('part:')) score += v;
+        else if (v > bestView) bestView = v;
+      }
+      score += bestView;
       if (score <= 0) return;
       chunk.score += score;
       chunk.words += 1;
