@@ -18,13 +18,13 @@ interface QuestionKey {
 }
 
 /**
- * What search achieves on the shared questions (BENCHMARKS.md, "Free-text search without a brand"), a
- * little under it so that one question more or less on a new manual does not fail the suite: a drop of
- * two questions does. With the brand filter and without (every manual's pages competing).
+ * What search achieves on the shared questions (BENCHMARKS.md, "Free-text search without a brand": 71
+ * questions, 56 and 64 with the brand, 57 and 64 without), rounded down: one question fewer fails. hit@3
+ * keeps the 90 % the suite asked before, now also without a brand (every manual's pages competing).
  */
 const FLOORS = {
-  brand: { hit1: 0.75, hit3: 0.87 },
-  open: { hit1: 0.76, hit3: 0.87 },
+  brand: { hit1: 0.78, hit3: 0.9 },
+  open: { hit1: 0.8, hit3: 0.9 },
 };
 
 function questionKeys(): QuestionKey[] {
