@@ -1,50 +1,60 @@
 import fs from 'node:fs';
-import { parse } from 'yaml';
 import { z } from 'zod';
 import { projectPath } from '../project-path.js';
 import { LANGUAGES, type Language } from './stopwords.js';
 
 /**
- * HVAC vocabulary in the five manual languages (data/search/glossary.yaml): each concept lists the words
+ * HVAC vocabulary in the five manual languages (data/search/glossary.json): each concept lists the words
  * and phrases a manual or a technician uses for the same thing. A question and a page that name one
  * concept in two languages meet on its index term, which is how a French or German question finds an
  * English page. Data, not code: a maintainer adds a word or a language's term without touching search.
+ * JSON rather than YAML: the yaml parser took ~100 times as long on this file, paid by a process's first
+ * search.
  */
 export type Concept = { id: string } & Record<Language, string[]>;
 
 const terms = z.array(z.string().trim().min(1)).min(1);
 
+const ConceptEntry = z.strictObject({
+  id: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lower-case slug such as "flow-switch"'),
+  ...(Object.fromEntries(LANGUAGES.map((l) => [l, terms])) as Record<Language, typeof terms>),
+});
+
 const GlossaryFile = z
   .strictObject({
-    concepts: z.array(
-      z.strictObject({
-        id: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lower-case slug such as "flow-switch"'),
-        ...(Object.fromEntries(LANGUAGES.map((l) => [l, terms])) as Record<Language, typeof terms>),
-      }),
-    ),
+    about: z.array(z.string()).optional(),
+    groups: z.array(z.strictObject({ name: z.string().min(1), concepts: z.array(ConceptEntry) })),
   })
   .superRefine((file, ctx) => {
     const seen = new Set<string>();
-    file.concepts.forEach((c, i) => {
-      if (seen.has(c.id)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['concepts', i, 'id'],
-          message: `concept ${c.id} listed twice`,
-        });
-      }
-      seen.add(c.id);
+    file.groups.forEach((group, g) => {
+      group.concepts.forEach((c, i) => {
+        if (seen.has(c.id)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['groups', g, 'concepts', i, 'id'],
+            message: `concept ${c.id} listed twice`,
+          });
+        }
+        seen.add(c.id);
+      });
     });
   });
 
 /** Reads and checks a glossary file; every problem names its place in the file. */
-export function loadGlossary(file = projectPath('data', 'search', 'glossary.yaml')): readonly Concept[] {
-  const parsed = GlossaryFile.safeParse(parse(fs.readFileSync(file, 'utf8')));
+export function loadGlossary(file = projectPath('data', 'search', 'glossary.json')): readonly Concept[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: ${(err as Error).message}`);
+  }
+  const parsed = GlossaryFile.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`${file}: ${problems}`);
   }
-  return parsed.data.concepts;
+  return parsed.data.groups.flatMap((g) => g.concepts);
 }
 
 let cached: readonly Concept[] | undefined;

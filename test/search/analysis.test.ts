@@ -155,14 +155,24 @@ describe('glossary', () => {
   it('refuses a glossary file with a concept missing a language or listed twice, naming the place', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-glossary-'));
     try {
-      const file = path.join(dir, 'glossary.yaml');
-      const entry = (id: string) =>
-        `  - {id: ${id}, en: [pump], fr: [pompe], de: [Pumpe], es: [bomba], nl: [pomp]}`;
-      fs.writeFileSync(file, `concepts:\n${entry('pump')}\n  - {id: fan, en: [fan]}\n`);
-      expect(() => loadGlossary(file)).toThrow(/concepts\.1\.fr/);
-      fs.writeFileSync(file, `concepts:\n${entry('pump')}\n${entry('pump')}\n`);
-      expect(() => loadGlossary(file)).toThrow(/concepts\.1\.id: concept pump listed twice/);
-      fs.writeFileSync(file, `concepts:\n${entry('pump')}\n`);
+      const file = path.join(dir, 'glossary.json');
+      const entry = (id: string) => ({
+        id,
+        en: ['pump'],
+        fr: ['pompe'],
+        de: ['Pumpe'],
+        es: ['bomba'],
+        nl: ['pomp'],
+      });
+      const write = (concepts: unknown[]) =>
+        fs.writeFileSync(file, JSON.stringify({ groups: [{ name: 'Water circuit', concepts }] }));
+      write([entry('pump'), { id: 'fan', en: ['fan'] }]);
+      expect(() => loadGlossary(file)).toThrow(/groups\.0\.concepts\.1\.fr/);
+      write([entry('pump'), entry('pump')]);
+      expect(() => loadGlossary(file)).toThrow(/groups\.0\.concepts\.1\.id: concept pump listed twice/);
+      fs.writeFileSync(file, '{"groups": [');
+      expect(() => loadGlossary(file)).toThrow(/glossary\.json: /);
+      write([entry('pump')]);
       expect(loadGlossary(file).map((c) => c.id)).toEqual(['pump']);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
