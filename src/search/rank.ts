@@ -87,17 +87,17 @@ export interface RankFilter {
 }
 
 /**
- * One term of a query word in one view: the columns it is looked up in, its weight there, and its slot.
- * Terms of one slot are alternatives (the same word under each language's stemmer, its glossary
- * concepts, the index words a typo may stand for): a chunk scores the best of them, not their sum, so
- * that a page indexed under every language (a manual in a language without a stemmer, or in several)
- * does not score a word once per language. The parts of a code are slots of their own: each counts.
+ * One term of a query word in one view: the columns it is looked up in and its weight there. The terms
+ * of a word are alternatives (as written, its stem under each language's stemmer, its glossary concepts,
+ * the index words a typo may stand for): a chunk scores the best of them, not their sum, so that a page
+ * indexed under every language (a manual in a language without a stemmer, or in several) does not score
+ * a word once per language. The parts of a code written in pieces (`part`) each add to that.
  */
 interface ScoredTerm {
   term: string;
   fields: { field: number; boost: number }[];
   weight: number;
-  slot: string;
+  part: boolean;
 }
 
 export interface RankedPage {
@@ -198,7 +198,9 @@ export function rankPages(
     }
     const chunk: ChunkScore = { id: candidate.id, score: 0, words: 0 };
     scored.forEach(({ terms, own }, w) => {
-      const slots = new Map<string, number>();
+      // The best view of the word, plus each part of a code it was written in.
+      let bestView = 0;
+      let parts = 0;
       let corrected: string[] | undefined;
       for (const t of terms) {
         const df = frequencyOf(t.term);
@@ -211,20 +213,14 @@ export function rankPages(
           termScore += t.weight * fieldBoost * boost * raw;
         }
         if (termScore <= 0) continue;
-        if (termScore > (slots.get(t.slot) ?? 0)) slots.set(t.slot, termScore);
+        if (t.part) parts += termScore;
+        else if (termScore > bestView) bestView = termScore;
         if (own && !own.has(t.term)) {
           corrected ??= [];
           corrected.push(t.term);
         }
       }
-      // The best view of the word, plus each part of a code it was written in.
-      let score = 0;
-      let bestView = 0;
-      for (const [slot, v] of slots) {
-        if (slot.startsWith('part:')) score += v;
-        else if (v > bestView) bestView = v;
-      }
-      score += bestView;
+      const score = bestView + parts;
       if (score <= 0) return;
       chunk.score += score;
       chunk.words += 1;
@@ -298,36 +294,24 @@ function groupTerms(
   frequencyOf: (term: string) => number[] | null,
 ): { terms: ScoredTerm[]; own?: Set<string> } {
   const terms: ScoredTerm[] = [];
-  const view = (
-    list: readonly string[],
-    field: IndexField,
-    weight: number,
-    slot: string | null,
-    termWeight = 1,
-  ) => {
+  const view = (list: readonly string[], field: IndexField, weight: number, termWeight = 1, part = false) => {
     const fields = [{ field: FIELD[field], boost: weight }];
     if (field !== 'pairs') fields.push({ field: FIELD.section, boost: weight * WEIGHT.section });
-    for (const term of list) terms.push({ term, fields, weight: termWeight, slot: slot ?? `part:${term}` });
+    for (const term of list) terms.push({ term, fields, weight: termWeight, part });
   };
-  view(group.exact, 'terms', WEIGHT.exact, 'exact');
-  view(group.parts, 'terms', WEIGHT.exact, null, WEIGHT.part);
-  view(group.stems, 'stems', WEIGHT.stem, 'stems');
-  view(group.concepts, 'concepts', WEIGHT.concept, 'concepts');
-  if (group.pairs) view(group.pairs, 'pairs', WEIGHT.pair, 'pairs');
+  view(group.exact, 'terms', WEIGHT.exact);
+  view(group.parts, 'terms', WEIGHT.exact, WEIGHT.part, true);
+  view(group.stems, 'stems', WEIGHT.stem);
+  view(group.concepts, 'concepts', WEIGHT.concept);
+  if (group.pairs) view(group.pairs, 'pairs', WEIGHT.pair);
   const family = modelFamily(group, frequencyOf);
-  if (family) view([family], 'terms', WEIGHT.exact, 'exact', WEIGHT.family);
+  if (family) view([family], 'terms', WEIGHT.exact, WEIGHT.family);
   if (!isTypo(group, frequencyOf)) return { terms };
   const word = group.exact[0]!;
   const maxDistance = Math.min(MAX_EDITS, Math.round(word.length * FUZZY));
   if (maxDistance > 0) {
     for (const { term, distance } of index.similarTerms(word, maxDistance, MAX_SPELLINGS)) {
-      view(
-        [term],
-        'terms',
-        WEIGHT.exact,
-        'spelling',
-        (FUZZY_WEIGHT * term.length) / (term.length + distance),
-      );
+      view([term], 'terms', WEIGHT.exact, (FUZZY_WEIGHT * term.length) / (term.length + distance));
     }
   }
   return { terms, own: new Set([...group.exact, ...group.parts, ...group.stems, ...group.concepts]) };
