@@ -1,7 +1,8 @@
 /**
  * Scores the answer a client receives: each code key is sent to `Services.invoke('diagnose')` (the
  * service layer REST and MCP both call) with the key's brand and model and the manual's language, each
- * negative likewise, and each question to `Services.invoke('search')` with the manual's brand.
+ * negative likewise, and each question to `Services.invoke('search')` twice: with the manual's brand, and
+ * without any filter, as a technician typing into a search box sends it ("open" figures).
  */
 import crypto from 'node:crypto';
 import type { BundleReader } from '../src/bundle/reader.js';
@@ -36,8 +37,20 @@ export interface AnswerFigures {
   questions: number;
   hit1: number;
   hit3: number;
+  /** The same questions without a brand: the expected page among all manuals' pages. */
+  openHit1: number;
+  openHit3: number;
   misses: AnswerMiss[];
-  questionMisses: { query: string; pages: number[]; got: string[] }[];
+  questionMisses: QuestionMiss[];
+  openMisses: QuestionMiss[];
+  /** Without a brand: the page among the first three, but not first. */
+  openNotFirst: QuestionMiss[];
+}
+
+export interface QuestionMiss {
+  query: string;
+  pages: number[];
+  got: string[];
 }
 
 export function emptyAnswerFigures(): AnswerFigures {
@@ -51,8 +64,12 @@ export function emptyAnswerFigures(): AnswerFigures {
     questions: 0,
     hit1: 0,
     hit3: 0,
+    openHit1: 0,
+    openHit3: 0,
     misses: [],
     questionMisses: [],
+    openMisses: [],
+    openNotFirst: [],
   };
 }
 
@@ -128,18 +145,35 @@ export async function measureAnswers(
       else out.misses.push({ code: key.code, problem: 'state', detail: `negative answered ${body.state}` });
     } else if (withSearch && doc) {
       out.questions++;
-      const body = await path.search({ q: key.query, brand: doc.brand, limit: 3 });
-      const top = body.results.slice(0, 3);
-      const hits = top.map((r) => r.document_id === doc.id && key.pages.includes(r.page));
-      if (hits[0]) out.hit1++;
-      if (hits.some(Boolean)) out.hit3++;
-      else {
-        const got = top.map((r) => (r.document_id === doc.id ? `p${r.page}` : `${r.document_id} p${r.page}`));
-        out.questionMisses.push({ query: key.query, pages: key.pages, got });
-      }
+      const branded = scoreQuestion(
+        await path.search({ q: key.query, brand: doc.brand, limit: 3 }),
+        doc,
+        key,
+      );
+      if (branded.at1) out.hit1++;
+      if (branded.miss) out.questionMisses.push(branded.miss);
+      else out.hit3++;
+      const open = scoreQuestion(await path.search({ q: key.query, limit: 3 }), doc, key);
+      if (open.at1) out.openHit1++;
+      if (open.miss) out.openMisses.push(open.miss);
+      else out.openHit3++;
+      if (!open.miss && !open.at1) out.openNotFirst.push(open.top);
     }
   }
   return out;
+}
+
+/** Whether the first result, or any of the first three, is the key's document on one of its pages. */
+function scoreQuestion(
+  body: SearchResponse,
+  doc: { id: string },
+  key: Extract<AnswerKey, { kind: 'question' }>,
+): { at1: boolean; miss: QuestionMiss | null; top: QuestionMiss } {
+  const results = body.results.slice(0, 3);
+  const hits = results.map((r) => r.document_id === doc.id && key.pages.includes(r.page));
+  const got = results.map((r) => (r.document_id === doc.id ? `p${r.page}` : `${r.document_id} p${r.page}`));
+  const top = { query: key.query, pages: key.pages, got };
+  return { at1: hits[0] === true, miss: hits.some(Boolean) ? null : top, top };
 }
 
 function request(

@@ -15,12 +15,15 @@ import { codeVariants, normCode } from '../src/text/normalise.js';
 import { type AnswerFigures, answerPath, MEANING_OK, measureAnswers } from './quality-answers.js';
 import { type AnswerKey, readAnswerKeys } from './quality-keys.js';
 import { meaningOverlap } from './quality-meaning.js';
+import { heldOutManuals } from './quality-split.js';
 
 export interface QualityOptions {
   corpus: string;
   answers: string;
   /** Keep the bundle at this path instead of a temporary file (for inspection). */
   bundle?: string;
+  /** Measure the bundle already at `bundle` instead of ingesting (search work that changes no index). */
+  reuse?: boolean;
 }
 
 export interface CodeMiss {
@@ -61,6 +64,9 @@ export interface Figures {
   negatives: number | null;
   hit1: number | null;
   hit3: number | null;
+  /** Free-text hit@k without a brand (every manual's pages compete). */
+  openHit1: number | null;
+  openHit3: number | null;
   /** Extractor: share of keyed codes with a stored row. */
   recall: number | null;
   pageAccuracy: number | null;
@@ -72,7 +78,10 @@ export interface Figures {
 export interface QualityReport {
   date: string;
   search: 'measured' | 'absent';
-  manuals: (ManualFigures & { figures: Figures })[];
+  /** `heldOut`: its questions are set aside while search rules are written (bench/quality-split.ts). */
+  manuals: (ManualFigures & { figures: Figures; heldOut: boolean })[];
+  /** The overall figures of the in-sample and of the held-out manuals apart. */
+  split: { inSample: Figures; heldOut: Figures };
   overall: Figures & {
     codeKeys: number;
     negativeKeys: number;
@@ -88,29 +97,38 @@ export async function measureQuality(options: QualityOptions): Promise<QualityRe
   const bundle = options.bundle ?? path.join(tempDir!, 'quality.bundle');
   try {
     const t0 = performance.now();
-    const result = await ingest({
-      paths: [options.corpus],
-      bundle,
-      jobs: 1,
-      snapshots: false,
-      strict: false,
-    });
+    if (!(options.reuse && fs.existsSync(bundle))) {
+      const result = await ingest({
+        paths: [options.corpus],
+        bundle,
+        jobs: 1,
+        snapshots: false,
+        strict: false,
+      });
+      if (!result.written) throw new Error(`ingest wrote no bundle: ${result.reason}`);
+    }
     const ingestMs = Math.round(performance.now() - t0);
-    if (!result.written) throw new Error(`ingest wrote no bundle: ${result.reason}`);
     const reader = new BundleReader(bundle);
     const client = await answerPath(reader);
     try {
       const manuals = [];
-      for (const [file, list] of groupByDocument(keys)) {
+      const byDocument = groupByDocument(keys);
+      const heldOut = heldOutManuals([...byDocument.keys()].map(documentName));
+      for (const [file, list] of byDocument) {
         const figures = await measureManual(reader, client, file, list);
-        manuals.push({ ...figures, figures: percentages([figures]) });
+        manuals.push({ ...figures, figures: percentages([figures]), heldOut: heldOut.has(figures.document) });
       }
       const overall = percentages(manuals);
+      const split = {
+        inSample: percentages(manuals.filter((m) => !m.heldOut)),
+        heldOut: percentages(manuals.filter((m) => m.heldOut)),
+      };
       const recalls = manuals.map((m) => m.figures.recall).filter((r): r is number => r !== null);
       return {
         date: new Date().toISOString().slice(0, 10),
         search: 'measured',
         manuals,
+        split,
         overall: {
           ...overall,
           codeKeys: sum(manuals, (m) => m.codeKeys),
@@ -154,7 +172,7 @@ async function measureManual(
     return undefined;
   };
   const out: ManualFigures = {
-    document: file.replace(/\.pdf$/i, ''),
+    document: documentName(file),
     codeKeys: 0,
     found: 0,
     pageCorrect: 0,
@@ -236,6 +254,14 @@ function percentages(list: ManualFigures[]): Figures {
       answers((a) => a.hit3),
       answers((a) => a.questions),
     ),
+    openHit1: pct(
+      answers((a) => a.openHit1),
+      answers((a) => a.questions),
+    ),
+    openHit3: pct(
+      answers((a) => a.openHit3),
+      answers((a) => a.questions),
+    ),
     recall: pct(
       found,
       sum(list, (m) => m.codeKeys),
@@ -254,6 +280,10 @@ function percentages(list: ManualFigures[]): Figures {
       sum(list, (m) => m.extracted),
     ),
   };
+}
+
+function documentName(file: string): string {
+  return file.replace(/\.pdf$/i, '');
 }
 
 function groupByDocument(keys: AnswerKey[]): Map<string, AnswerKey[]> {

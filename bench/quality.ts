@@ -11,7 +11,9 @@
  * generated manuals there.
  *
  * Defaults: ../shared/corpus and ../shared/eval/answers relative to the repository. `--write` records the
- * results in BENCHMARKS.md under "## Extraction quality"; `--misses` lists every failed key per manual.
+ * results in BENCHMARKS.md under "## Extraction quality"; `--misses` lists every failed key per manual,
+ * except the questions of held-out manuals (bench/quality-split.ts), which are only counted unless
+ * `--show-held-out` is given. `--reuse` with `--bundle` measures an existing bundle without ingesting.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,6 +37,8 @@ interface Args {
   answers: string;
   json: boolean;
   misses: boolean;
+  showHeldOut: boolean;
+  reuse: boolean;
   write: boolean;
   bundle?: string;
   zoo: boolean;
@@ -56,6 +60,8 @@ function parseArgs(argv: string[]): Args {
     answers: path.resolve(repoRoot, '../shared/eval/answers'),
     json: false,
     misses: false,
+    showHeldOut: false,
+    reuse: false,
     write: false,
     zoo: false,
     languages: [...ZOO_LANGUAGES],
@@ -74,6 +80,8 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--bundle') args.bundle = value();
     else if (arg === '--json') args.json = true;
     else if (arg === '--misses') args.misses = true;
+    else if (arg === '--show-held-out') args.showHeldOut = true;
+    else if (arg === '--reuse') args.reuse = true;
     else if (arg === '--write') args.write = true;
     else if (arg === '--zoo') args.zoo = true;
     else if (arg === '--zoo-dir') args.zooDir = value();
@@ -113,7 +121,16 @@ if (absent.length > 0) {
   console.log(`skipped: no corpus or answer keys at ${absent.join(', ')} (pass --corpus and --answers)`);
   process.exit(0);
 }
-const report = await measureQuality({ corpus: args.corpus, answers: args.answers, bundle: args.bundle });
+if (args.reuse && !args.bundle) {
+  console.error('bench:quality: --reuse needs --bundle FILE');
+  process.exit(2);
+}
+const report = await measureQuality({
+  corpus: args.corpus,
+  answers: args.answers,
+  bundle: args.bundle,
+  reuse: args.reuse,
+});
 if (zooTemp) fs.rmSync(zooTemp, { recursive: true, force: true });
 if (args.json) {
   console.log(JSON.stringify(report));
@@ -133,7 +150,9 @@ if (args.json) {
           m.extras.length +
           m.falseCodes.length +
           a.misses.length +
-          a.questionMisses.length ===
+          a.questionMisses.length +
+          a.openMisses.length +
+          a.openNotFirst.length ===
         0
       )
         continue;
@@ -142,8 +161,19 @@ if (args.json) {
       for (const miss of m.misses) console.log(`- extractor ${miss.code} ${miss.problem}: ${miss.detail}`);
       if (m.extras.length) console.log(`- not in key: ${m.extras.join(' ')}`);
       if (m.falseCodes.length) console.log(`- NEGATIVE EXTRACTED: ${m.falseCodes.join(' ')}`);
+      if (m.heldOut && !args.showHeldOut) {
+        console.log(
+          `- held out: ${a.questionMisses.length} question(s) missed with the brand, ${a.openMisses.length} without` +
+            ` (${a.openNotFirst.length} more not first)`,
+        );
+        continue;
+      }
       for (const q of a.questionMisses)
         console.log(`- question "${q.query}" (p${q.pages.join(',')}): got ${q.got.join(', ')}`);
+      for (const q of a.openMisses)
+        console.log(`- no brand: "${q.query}" (p${q.pages.join(',')}): got ${q.got.join(', ')}`);
+      for (const q of a.openNotFirst)
+        console.log(`- no brand, not first: "${q.query}" (p${q.pages.join(',')}): got ${q.got.join(', ')}`);
     }
   }
 }

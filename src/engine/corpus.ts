@@ -57,6 +57,7 @@ export class CorpusView {
   private readonly docsOfModel = new Map<number, string[]>();
   private readonly modelsOfDoc = new Map<string, ModelRow[]>();
   private readonly ranges = new Map<number, RangeRow>();
+  private readonly brandDocuments = new Map<string, string[]>();
   private readonly codeMemo = new Memo<CodeEntry[]>(16 * 2 ** 20, (e) => 2 * JSON.stringify(e).length);
   private readonly verified = new Map<number, boolean>();
   private readonly chunkSections = new Memo<string[] | null>(
@@ -114,6 +115,30 @@ export class CorpusView {
 
   brandBySlug(slug: string): string | undefined {
     return this.brandSlugs.get(slug.toLowerCase());
+  }
+
+  /**
+   * The documents of the models a normalised name or alias stands for, in any brand (empty when it names
+   * none): a question that names a model says which manuals it is most likely about.
+   */
+  documentsOfModelName(norm: string): string[] {
+    const out = new Set<string>();
+    for (const brand of this.brands) {
+      for (const entry of this.modelIndexOf(brand).get(norm) ?? []) {
+        for (const id of this.documentsOfModel(entry.model.id)) out.add(id);
+      }
+    }
+    return [...out];
+  }
+
+  /** The documents of a brand, in bundle order. */
+  documentsOfBrand(brand: string): string[] {
+    let list = this.brandDocuments.get(brand);
+    if (!list) {
+      list = [...this.documentRows.values()].filter((d) => d.brand === brand).map((d) => d.id);
+      this.brandDocuments.set(brand, list);
+    }
+    return list;
   }
 
   /** Normalised names and aliases of a brand's models, each with the models it names. */

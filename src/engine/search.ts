@@ -110,7 +110,25 @@ function rank(
   }
   if (analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
-  return rankPages(view.reader, analyzed, filter).slice(0, MAX_RESULTS);
+  const named = brand || documents ? undefined : namedDocuments(view, analyzed);
+  return rankPages(view.reader, analyzed, filter, named).slice(0, MAX_RESULTS);
+}
+
+/**
+ * The manuals of the brands and models a question names ("… on the PAW-AW-MBS-H?", "Panasonic …"), for a
+ * question sent without a brand or model: most such questions are about those manuals, in whatever
+ * language they are asked, so their pages are preferred (not filtered: a manual may answer for another).
+ */
+function namedDocuments(view: CorpusView, analyzed: AnalyzedQuery): ReadonlySet<string> | undefined {
+  const out = new Set<string>();
+  for (const word of analyzed.words) {
+    const name = word.exact[0];
+    if (!name) continue;
+    if (word.code) for (const id of view.documentsOfModelName(normModel(name))) out.add(id);
+    const brand = view.brandOf(name);
+    if (brand) for (const id of view.documentsOfBrand(brand)) out.add(id);
+  }
+  return out.size > 0 ? out : undefined;
 }
 
 function toResult(view: CorpusView, r: RankedPage, query: AnalyzedQuery): SearchResult {

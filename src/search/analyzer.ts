@@ -158,15 +158,18 @@ export function analyzeQuery(q: string): AnalyzedQuery {
   };
   const matches = [...folded.matchAll(WORD)];
   const wordPairs: string[][] = [];
+  const capitalPrefixes = capitalCodePrefixes(q);
   for (let i = 0; i < matches.length; i++) {
     const raw = matches[i]![0];
     const next = matches[i + 1];
-    // "THP 120", "P 12": a short letter prefix and a number written apart are one code.
+    // "THP 120", "P 12": a short letter prefix and a number written apart are one code, unless the prefix
+    // is a function word written in lower case ("at 25 °C", "in 3 minutes", "de 5 bar"): "Er 07" is a code.
     if (
       next &&
       /^[a-z]{1,4}$/.test(raw) &&
       /^\d{1,4}$/.test(next[0]) &&
-      isSingleSpace(folded, matches[i]!, next)
+      isSingleSpace(folded, matches[i]!, next) &&
+      (!isStopWordAnywhere(raw) || capitalPrefixes.has(`${raw} ${next[0]}`))
     ) {
       add({ exact: [`${raw}${next[0]}`], parts: [raw, next[0]], stems: [], concepts: [], code: true });
       i++;
@@ -247,6 +250,15 @@ export function analyzeQuery(q: string): AnalyzedQuery {
       parts.map((p) => p.text),
     ),
   };
+}
+
+/** Letter prefixes and numbers of a question written with a capital ("Er 07", "E 12"), folded. */
+function capitalCodePrefixes(q: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of q.matchAll(/(?<![\p{L}\p{N}])(\p{Lu}\p{L}{0,3})\s(\d{1,4})(?![\p{L}\p{N}])/gu)) {
+    out.add(`${fold(m[1]!)} ${m[2]}`);
+  }
+  return out;
 }
 
 function isSingleSpace(text: string, a: RegExpMatchArray, b: RegExpMatchArray): boolean {

@@ -1,5 +1,5 @@
 import { fold } from '../text/normalise.js';
-import { CONCEPTS } from './glossary-terms.js';
+import { concepts } from './glossary-terms.js';
 import { stem } from './stemmers.js';
 
 /**
@@ -52,7 +52,9 @@ const lexicons = new Map<CompoundLanguage, ReadonlySet<string>>();
 function lexicon(lang: CompoundLanguage): ReadonlySet<string> {
   let set = lexicons.get(lang);
   if (!set) {
-    const glossaryWords = CONCEPTS.flatMap((c) => c[lang]).filter((t) => !/[\s\-'’]/.test(t));
+    const glossaryWords = concepts()
+      .flatMap((c) => c[lang])
+      .filter((t) => !/[\s\-'’]/.test(t));
     const all = [...COMMON_PARTS[lang].split(/\s+/), ...glossaryWords].map(fold).filter((w) => w.length >= 3);
     set = new Set(all.map((w) => stem(w, lang)).filter((s) => s.length >= 3));
     lexicons.set(lang, set);

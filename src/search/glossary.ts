@@ -1,5 +1,5 @@
 import { fold } from '../text/normalise.js';
-import { CONCEPTS } from './glossary-terms.js';
+import { concepts } from './glossary-terms.js';
 import { stem } from './stemmers.js';
 import { type Language, STOP_WORDS } from './stopwords.js';
 import { hasDigit, type WordPart, wordParts } from './tokens.js';
@@ -34,7 +34,7 @@ function buildTable(lang: Language): PhraseTable {
   const starts = new Set<string>();
   let maxWords = 1;
   const stop = STOP_WORDS[lang];
-  for (const concept of CONCEPTS) {
+  for (const concept of concepts()) {
     for (const term of concept[lang]) {
       const parts = wordParts(fold(term));
       const stems = stemStream(parts, lang, (w) => stop.has(w));

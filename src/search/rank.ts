@@ -2,22 +2,28 @@ import type { AnalyzedQuery, QueryWord } from './analyzer.js';
 import { type ChunkTerms, facet, INDEX_FIELDS, type IndexField } from './chunk-index.js';
 
 /**
- * Weights of the views of a query word. A word found as written beats the same word found by its stem,
- * which beats a glossary equivalent (possibly in another language); the parts of a code written in
- * pieces count less than the whole; the section path counts less than the body because extracted
- * headings are often partial.
+ * Weights of the views of a query word. A word counts once, by the best view a chunk holds it in: as
+ * written beats the same word by its stem or by a glossary equivalent (a synonym, or the word in another
+ * language, which counts as much as an inflection, so that a question in one language is not outweighed
+ * several times over by pages of its own language); the parts of a code written in pieces count less
+ * than the whole and add up; the section path counts less than the body because extracted headings are
+ * often partial.
  */
 export const WEIGHT = {
   exact: 1,
   part: 0.3,
   stem: 0.6,
-  concept: 0.45,
+  concept: 0.6,
   pair: 0.5,
   section: 0.5,
+  /** The series part of a model name the index lacks whole ("BLN-010" for "BLN-010TB1"). */
+  family: 0.5,
 } as const;
 
 /** Score factor for documents in the language the question is written in, when no language is asked. */
-const SAME_LANGUAGE_BOOST = 1.3;
+const SAME_LANGUAGE_BOOST = 1.15;
+/** Score factor for the documents of the brands and models a question names (`named`). */
+const NAMED_BOOST = 1.5;
 
 /**
  * Share of a page's score that comes from the page as a whole rather than from its best chunk: chunks cut
@@ -80,11 +86,18 @@ export interface RankFilter {
   language?: string;
 }
 
-/** One term of a query word in one view: the columns it is looked up in and its weight there. */
+/**
+ * One term of a query word in one view: the columns it is looked up in and its weight there. The terms
+ * of a word are alternatives (as written, its stem under each language's stemmer, its glossary concepts,
+ * the index words a typo may stand for): a chunk scores the best of them, not their sum, so that a page
+ * indexed under every language (a manual in a language without a stemmer, or in several) does not score
+ * a word once per language. The parts of a code written in pieces (`part`) each add to that.
+ */
 interface ScoredTerm {
   term: string;
   fields: { field: number; boost: number }[];
   weight: number;
+  part: boolean;
 }
 
 export interface RankedPage {
@@ -118,7 +131,7 @@ type Group = QueryWord & { pairs?: string[] };
 
 /**
  * Ranks the pages of the index for an analysed question. Each word of the question is scored on its own,
- * its views summed (so an exact match counts more than a stem or glossary match of the same word); pairs
+ * by its best view (so an exact match counts more than a stem or glossary match of the same word); pairs
  * of neighbouring words are scored like words. A chunk scores the sum over the words it matches times
  * how many it matches, so that covering more of the question beats repeating one word. A page scores
  * mostly as its best chunk, partly as if it were one chunk (per word, its best chunk's score).
@@ -130,7 +143,12 @@ type Group = QueryWord & { pairs?: string[] };
  * BM25+ per view from its stored term frequencies. On the shared keys, 100 candidates give the same
  * hit@1 and hit@3 as scoring every chunk (50 lose two questions).
  */
-export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankFilter): RankedPage[] {
+export function rankPages(
+  index: ChunkIndex,
+  query: AnalyzedQuery,
+  filter: RankFilter,
+  named?: ReadonlySet<string>,
+): RankedPage[] {
   const groups: Group[] = [
     ...query.words.slice(0, MAX_WORDS),
     ...query.pairs
@@ -162,7 +180,9 @@ export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankF
   const preferred = filter.language ? null : query.language;
   const pages = new Map<string, PageScore>();
   for (const candidate of candidates) {
-    const boost = preferred && candidate.language === preferred ? SAME_LANGUAGE_BOOST : 1;
+    const boost =
+      (preferred && candidate.language === preferred ? SAME_LANGUAGE_BOOST : 1) *
+      (named?.has(candidate.documentId) ? NAMED_BOOST : 1);
     const key = `${candidate.documentId}\u0000${candidate.page}`;
     let page = pages.get(key);
     if (!page) {
@@ -178,22 +198,29 @@ export function rankPages(index: ChunkIndex, query: AnalyzedQuery, filter: RankF
     }
     const chunk: ChunkScore = { id: candidate.id, score: 0, words: 0 };
     scored.forEach(({ terms, own }, w) => {
-      let score = 0;
+      // The best view of the word, plus each part of a code it was written in.
+      let bestView = 0;
+      let parts = 0;
       let corrected: string[] | undefined;
       for (const t of terms) {
         const df = frequencyOf(t.term);
         if (!df) continue;
+        let termScore = 0;
         for (const { field, boost: fieldBoost } of t.fields) {
           const tf = candidate.terms.frequency(field, t.term);
           if (!tf) continue;
           const raw = bm25(tf, df[field]!, total, candidate.terms.lengths[field]!, average[field]!);
-          score += t.weight * fieldBoost * boost * raw;
-          if (own && !own.has(t.term)) {
-            corrected ??= [];
-            corrected.push(t.term);
-          }
+          termScore += t.weight * fieldBoost * boost * raw;
+        }
+        if (termScore <= 0) continue;
+        if (t.part) parts += termScore;
+        else if (termScore > bestView) bestView = termScore;
+        if (own && !own.has(t.term)) {
+          corrected ??= [];
+          corrected.push(t.term);
         }
       }
+      const score = bestView + parts;
       if (score <= 0) return;
       chunk.score += score;
       chunk.words += 1;
@@ -267,16 +294,18 @@ function groupTerms(
   frequencyOf: (term: string) => number[] | null,
 ): { terms: ScoredTerm[]; own?: Set<string> } {
   const terms: ScoredTerm[] = [];
-  const view = (list: readonly string[], field: IndexField, weight: number, termWeight = 1) => {
+  const view = (list: readonly string[], field: IndexField, weight: number, termWeight = 1, part = false) => {
     const fields = [{ field: FIELD[field], boost: weight }];
     if (field !== 'pairs') fields.push({ field: FIELD.section, boost: weight * WEIGHT.section });
-    for (const term of list) terms.push({ term, fields, weight: termWeight });
+    for (const term of list) terms.push({ term, fields, weight: termWeight, part });
   };
   view(group.exact, 'terms', WEIGHT.exact);
-  view(group.parts, 'terms', WEIGHT.exact, WEIGHT.part);
+  view(group.parts, 'terms', WEIGHT.exact, WEIGHT.part, true);
   view(group.stems, 'stems', WEIGHT.stem);
   view(group.concepts, 'concepts', WEIGHT.concept);
   if (group.pairs) view(group.pairs, 'pairs', WEIGHT.pair);
+  const family = modelFamily(group, frequencyOf);
+  if (family) view([family], 'terms', WEIGHT.exact, WEIGHT.family);
   if (!isTypo(group, frequencyOf)) return { terms };
   const word = group.exact[0]!;
   const maxDistance = Math.min(MAX_EDITS, Math.round(word.length * FUZZY));
@@ -293,6 +322,25 @@ function groupTerms(
  * its stems is taken for a typo and matched loosely. Known words and codes are never matched loosely (and
  * there is no prefix search, so a code never matches a longer one).
  */
+/**
+ * For a model name or code ("BLN-010TB1"), its longest leading part that the index holds as a word of
+ * its own, cut where letters and digits meet and holding both ("bln010"): specification tables print a
+ * series name and its suffix in separate cells, and a question may name a variant of a model the manual
+ * names by its series. Four characters at least, so a short fault code never stands for a shorter one;
+ * weaker than the whole name (WEIGHT.family).
+ */
+function modelFamily(group: Group, frequencyOf: (term: string) => number[] | null): string | null {
+  if (!group.code || group.exact.length !== 1) return null;
+  const word = group.exact[0]!;
+  const cuts = [...word.matchAll(/(?<=\d)(?=\p{L})|(?<=\p{L})(?=\d)/gu)].map((m) => m.index ?? 0);
+  for (const cut of cuts.reverse()) {
+    const prefix = word.slice(0, cut);
+    if (prefix.length >= 4 && /\d/.test(prefix) && /\p{L}/u.test(prefix) && frequencyOf(prefix))
+      return prefix;
+  }
+  return null;
+}
+
 function isTypo(word: QueryWord, frequencyOf: (term: string) => number[] | null): boolean {
   if (word.code || word.exact.length !== 1 || word.parts.length > 0) return false;
   const term = word.exact[0]!;

@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, analyzeQuery, analyzeText, conceptTerm } from '../../src/search/analyzer.js';
 import { splitCompound } from '../../src/search/compounds.js';
 import { conceptsOf } from '../../src/search/glossary.js';
-import { CONCEPTS } from '../../src/search/glossary-terms.js';
+import { concepts, loadGlossary } from '../../src/search/glossary-terms.js';
 import { detectQueryLanguage } from '../../src/search/query-language.js';
 import { stem } from '../../src/search/stemmers.js';
 import { LANGUAGES, type Language } from '../../src/search/stopwords.js';
@@ -141,10 +144,38 @@ describe('glossary', () => {
   });
 
   it('has about a hundred concepts, each named in every language, with unique ids', () => {
-    expect(CONCEPTS.length).toBeGreaterThanOrEqual(100);
-    expect(new Set(CONCEPTS.map((c) => c.id)).size).toBe(CONCEPTS.length);
-    for (const concept of CONCEPTS) {
+    const list = concepts();
+    expect(list.length).toBeGreaterThanOrEqual(100);
+    expect(new Set(list.map((c) => c.id)).size).toBe(list.length);
+    for (const concept of list) {
       for (const lang of LANGUAGES) expect(concept[lang].length, `${concept.id} ${lang}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses a glossary file with a concept missing a language or listed twice, naming the place', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-glossary-'));
+    try {
+      const file = path.join(dir, 'glossary.json');
+      const entry = (id: string) => ({
+        id,
+        en: ['pump'],
+        fr: ['pompe'],
+        de: ['Pumpe'],
+        es: ['bomba'],
+        nl: ['pomp'],
+      });
+      const write = (concepts: unknown[]) =>
+        fs.writeFileSync(file, JSON.stringify({ groups: [{ name: 'Water circuit', concepts }] }));
+      write([entry('pump'), { id: 'fan', en: ['fan'] }]);
+      expect(() => loadGlossary(file)).toThrow(/groups\.0\.concepts\.1\.fr/);
+      write([entry('pump'), entry('pump')]);
+      expect(() => loadGlossary(file)).toThrow(/groups\.0\.concepts\.1\.id: concept pump listed twice/);
+      fs.writeFileSync(file, '{"groups": [');
+      expect(() => loadGlossary(file)).toThrow(/glossary\.json: /);
+      write([entry('pump')]);
+      expect(loadGlossary(file).map((c) => c.id)).toEqual(['pump']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -172,6 +203,15 @@ describe('analysis of text and questions', () => {
     const q = analyzeQuery('cable for the THP 120');
     expect(q.words.find((w) => w.exact[0] === 'thp120')?.parts).toEqual(['thp', '120']);
     expect(q.words.some((w) => w.exact[0] === 'thp')).toBe(false);
+  });
+
+  it('does not take a lower-case function word and a number for a code, but a capital prefix is one', () => {
+    const q = analyzeQuery('What resistance at 25 °C? Temps de 5 min');
+    expect(q.codes).not.toContain('at25');
+    expect(q.codes).not.toContain('de5');
+    expect(q.codes).toEqual(expect.arrayContaining(['25', '5']));
+    expect(analyzeQuery('Was bedeutet Er 07?').codes).toContain('er07');
+    expect(analyzeQuery('code p 12').codes).toContain('p12');
   });
 
   it('drops function words of every language from a question', () => {

@@ -17,7 +17,15 @@ interface QuestionKey {
   pages: number[];
 }
 
-const HIT_AT_3_FLOOR = 0.9;
+/**
+ * What search achieves on the shared questions (BENCHMARKS.md, "Free-text search without a brand": 71
+ * questions, 56 and 64 with the brand, 57 and 64 without), rounded down: one question fewer fails. hit@3
+ * keeps the 90 % the suite asked before, now also without a brand (every manual's pages competing).
+ */
+const FLOORS = {
+  brand: { hit1: 0.78, hit3: 0.9 },
+  open: { hit1: 0.8, hit3: 0.9 },
+};
 
 function questionKeys(): QuestionKey[] {
   const keys: QuestionKey[] = [];
@@ -57,7 +65,11 @@ describe.skipIf(!ready)('free-text search over the real corpus', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`finds the answering page among the first 3 results for at least ${HIT_AT_3_FLOOR * 100} % of the questions`, () => {
+  /**
+   * Sends every question (with the manual's brand, or with no filter at all as typed into a search box),
+   * checks each snippet against its page, prints the figures per manual and returns hit@1 and hit@3.
+   */
+  function measure(withBrand: boolean): { hit1: number; hit3: number } {
     const keys = questionKeys();
     expect(keys.length).toBeGreaterThan(0);
     const perManual = new Map<string, { n: number; at1: number; at3: number }>();
@@ -68,7 +80,8 @@ describe.skipIf(!ready)('free-text search over the real corpus', () => {
       const documentId = slugify(key.document);
       const doc = reader.document(documentId);
       expect(doc, `${key.document} is in the bundle`).toBeDefined();
-      const response = searchChunks(reader, SearchQuery.parse({ q: key.query, brand: doc!.brand, limit: 3 }));
+      const query = withBrand ? { q: key.query, brand: doc!.brand, limit: 3 } : { q: key.query, limit: 3 };
+      const response = searchChunks(reader, SearchQuery.parse(query));
       const hits = response.results.map((r) => r.document_id === documentId && key.pages.includes(r.page));
       const m = perManual.get(documentId) ?? { n: 0, at1: 0, at3: 0 };
       m.n++;
@@ -97,12 +110,25 @@ describe.skipIf(!ready)('free-text search over the real corpus', () => {
     );
     console.log(
       [
-        `free-text search: hit@1 ${(at1 / keys.length).toFixed(3)} (${at1}/${keys.length}), ` +
+        `free-text search ${withBrand ? 'with the brand' : 'without a brand'}: ` +
+          `hit@1 ${(at1 / keys.length).toFixed(3)} (${at1}/${keys.length}), ` +
           `hit@3 ${(at3 / keys.length).toFixed(3)} (${at3}/${keys.length})`,
         ...lines,
         ...(misses.length ? ['misses:', ...misses.map((m) => `  ${m}`)] : []),
       ].join('\n'),
     );
-    expect(at3 / keys.length).toBeGreaterThanOrEqual(HIT_AT_3_FLOOR);
+    return { hit1: at1 / keys.length, hit3: at3 / keys.length };
+  }
+
+  it(`with the manual's brand, finds the answering page first for ${FLOORS.brand.hit1 * 100} % and among the first 3 for ${FLOORS.brand.hit3 * 100} %`, () => {
+    const { hit1, hit3 } = measure(true);
+    expect(hit3).toBeGreaterThanOrEqual(FLOORS.brand.hit3);
+    expect(hit1).toBeGreaterThanOrEqual(FLOORS.brand.hit1);
+  });
+
+  it(`without a brand, finds the answering page first for ${FLOORS.open.hit1 * 100} % and among the first 3 for ${FLOORS.open.hit3 * 100} %`, () => {
+    const { hit1, hit3 } = measure(false);
+    expect(hit3).toBeGreaterThanOrEqual(FLOORS.open.hit3);
+    expect(hit1).toBeGreaterThanOrEqual(FLOORS.open.hit1);
   });
 });

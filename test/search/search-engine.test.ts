@@ -54,6 +54,17 @@ const OTHER_PAGES: FixturePage[] = [
   { heading: '1 Coil', lines: ['The coil thermistor is clipped to the evaporator outlet.'] },
 ];
 
+// One series named in a table, a page without it; and a page set again, word for word, in a manual whose
+// language has no stemmer (indexed under every language).
+const NORDA_PAGES: FixturePage[] = [
+  { heading: '1 Charge', lines: ['Refrigerant charge: read it on the rating plate.'] },
+  { heading: '2 Data', lines: ['Refrigerant charge of the NX-200 series: 1.2 kg.'] },
+  { heading: '3 Panel', lines: ['Check the fan motor speed on the remote panel.'] },
+];
+const POLARIS_PAGES: FixturePage[] = [
+  { heading: '1 Panel', lines: ['Check the fan motor speed on the remote panel.'] },
+];
+
 let dir: string;
 let reader: BundleReader;
 
@@ -93,7 +104,19 @@ beforeAll(async () => {
     title: 'Coldix Coil Guide',
     brand: 'Coldix',
     language: 'en',
-    models: [{ name: 'CX-1' }],
+    models: [{ name: 'CXW7' }],
+  });
+  await manual('norda-units-en', NORDA_PAGES, {
+    title: 'Norda Units',
+    brand: 'Norda',
+    language: 'en',
+    models: [{ name: 'NX-200' }],
+  });
+  await manual('polaris-panel-pl', POLARIS_PAGES, {
+    title: 'Polaris Panel',
+    brand: 'Polaris',
+    language: 'pl',
+    models: [{ name: 'PL-1' }],
   });
   const bundle = path.join(dir, 'search.bundle');
   const report = await ingest({
@@ -102,7 +125,7 @@ beforeAll(async () => {
     jobs: 1,
     snapshots: false,
     strict: true,
-    brands: new BrandAliases({ Demotherm: ['Demo Therm'], Coldix: [] }),
+    brands: new BrandAliases({ Demotherm: ['Demo Therm'], Coldix: [], Norda: [], Polaris: [] }),
   });
   expect(report.written).toBe(true);
   reader = new BundleReader(bundle);
@@ -169,6 +192,43 @@ describe('searchChunks', () => {
     expect(e9.results[0]!.snippet).toBe('E9 Water flow too low Clean the strainer');
     expect(search({ q: 'E8', brand: 'Demotherm' }).results).toEqual([]);
     expect(search({ q: 'E90' }).results.map((x) => x.page)).toEqual([5]);
+  });
+
+  it('finds an English page for a French or a German question sent with no filter at all', () => {
+    // As typed into a search box: no brand, no language. The manuals in the question's language do not
+    // answer it, the English one does, in other words.
+    const fr = search({ q: 'Quand le fluxostat s’ouvre-t-il ?' });
+    expect(fr.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 3 });
+    expect(fr.results[0]!.snippet).toMatch(/flow switch/);
+    const de = search({ q: 'Welchen Widerstand hat der Temperaturfühler bei 25 °C?' });
+    expect(de.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 2 });
+    const nl = search({ q: 'Wanneer opent de stromingsschakelaar?' });
+    expect(nl.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 3 });
+  });
+
+  it('prefers the manuals of a model the question names, sent without a brand', () => {
+    const plain = search({ q: 'where is the thermistor' });
+    expect(plain.results[0]!.document_id).toBe('alpha-service-en');
+    // CXW7 stands in no page: the catalogue says which manual is about it.
+    const named = search({ q: 'where is the thermistor on the CXW7' });
+    expect(named.results[0]).toMatchObject({ document_id: 'coldix-coil-en', page: 1 });
+    // A brand filter decides on its own.
+    expect(
+      search({ q: 'where is the thermistor on the CXW7', brand: 'Demotherm' }).results[0]!.document_id,
+    ).toBe('alpha-service-en');
+  });
+
+  it('matches a model name the manual prints only by its series', () => {
+    const r = search({ q: 'refrigerant charge of the NX200TB1' });
+    expect(r.results[0]).toMatchObject({ document_id: 'norda-units-en', page: 2 });
+    // A short code is never matched by a shorter one.
+    expect(search({ q: 'E901' }).results).toEqual([]);
+  });
+
+  it('scores a word once, not once per language, on a page indexed under every language', () => {
+    const r = search({ q: 'fan motor speed on the panel' });
+    expect(r.results.slice(0, 2).map((x) => x.document_id)).toEqual(['norda-units-en', 'polaris-panel-pl']);
+    expect(r.results[0]!.score).toBeGreaterThan(r.results[1]!.score);
   });
 
   it('tolerates a typo in a longer word', () => {
