@@ -2,13 +2,17 @@
  * HTTP throughput on loopback: /healthz (the ceiling: routing, hooks and serialisation only), then
  * POST /v1/diagnostic, GET /v1/search (a query with a typo), GET /v1/pdf-snapshot and the diagnostic as an
  * MCP tool call (protocol 2026-07-28 and 2025-11-25), each for a fixed
- * duration with autocannon. Prints JSON and a markdown table with req/s, p50/p99 latency and the ratio
- * to the ceiling.
+ * duration with autocannon. Prints JSON and a markdown table with req/s, p50/p99 latency, the ratio
+ * to the ceiling and, for the MCP rows, the ratio to the same diagnostic over REST; then where the
+ * server's CPU time went while it answered the REST diagnostic and each MCP era (a sampling profile of
+ * the server process, taken in extra slices after the measured ones so that it does not slow them).
  *
- *   npm run build && node dist/bench/http.js [--bundle FILE] [--duration S] [--rounds R] [--connections N] [--json]
+ *   npm run build && node dist/bench/http.js [--bundle FILE] [--duration S] [--rounds R] [--connections N]
+ *     [--profile-seconds S] [--json]
  *
  * Each route gets `duration` seconds in all (default 6), split into `rounds` alternating slices
- * (default 3); req/s, p50 and p99 are medians over the rounds.
+ * (default 3); req/s, p50 and p99 are medians over the rounds, and so are the ratios, each taken
+ * within its round. `--profile-seconds 0` leaves the profiles out (default 2 s per profiled route).
  *
  * The server runs in a child process (so that the load generator does not share its event loop) with
  * a file-backed state in WAL mode, JSON logs at info level written to /dev/null, and a key without
@@ -30,6 +34,7 @@ import { exampleDiagnostic } from '../src/engine/examples.js';
 import { projectPath } from '../src/project-path.js';
 import { buildApp } from '../src/serve/app.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
+import { type ProfileSummary, startProfiling, summariseProfile } from './cpu-profile.js';
 import { machineLine, median } from './machine.js';
 
 interface Args {
@@ -37,6 +42,7 @@ interface Args {
   duration: number;
   rounds: number;
   connections: number;
+  profileSeconds: number;
   json: boolean;
   serve: boolean;
   state?: string;
@@ -50,6 +56,7 @@ function parseArgs(argv: string[]): Args {
       duration: { type: 'string', default: '6' },
       connections: { type: 'string', default: '10' },
       rounds: { type: 'string', default: '3' },
+      'profile-seconds': { type: 'string', default: '2' },
       json: { type: 'boolean', default: false },
       serve: { type: 'boolean', default: false },
       state: { type: 'string' },
@@ -60,6 +67,7 @@ function parseArgs(argv: string[]): Args {
     duration: Number(values.duration),
     connections: Number(values.connections),
     rounds: Number(values.rounds),
+    profileSeconds: Number(values['profile-seconds']),
     json: values.json,
     serve: values.serve,
     state: values.state,
@@ -82,6 +90,21 @@ async function serveChild(args: Args): Promise<void> {
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   process.send?.({ url, key: secret });
+  // The parent asks for a CPU profile of this process around a slice of load.
+  let stopProfiling: (() => Promise<Parameters<typeof summariseProfile>[0]>) | null = null;
+  process.on('message', (m: { profile?: 'start' | 'stop' }) => {
+    if (m.profile === 'start') {
+      void startProfiling().then((stop) => {
+        stopProfiling = stop;
+        process.send?.({ profiling: true });
+      });
+    } else if (m.profile === 'stop' && stopProfiling) {
+      void stopProfiling().then((profile) => {
+        stopProfiling = null;
+        process.send?.({ summary: summariseProfile(profile) });
+      });
+    }
+  });
   process.on('disconnect', () => {
     void app.close().then(() => process.exit(0));
   });
@@ -102,8 +125,18 @@ interface Row {
   p50_ms: number;
   p99_ms: number;
   ratio: number;
+  /** MCP rows: req/s against the REST diagnostic in the same round. */
+  ratio_to_rest?: number;
   non2xx: number;
   errors: number;
+}
+
+/** Sends a message to the child and waits for its answer. */
+function ask<T>(child: ChildProcess, message: object): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
 }
 
 function run(url: string, t: Target, duration: number, connections: number): Promise<autocannon.Result> {
@@ -180,6 +213,8 @@ function startServer(args: Args): Promise<{ child: ChildProcess; url: string; ke
   });
 }
 
+const REST_DIAGNOSTIC = 'diagnostic';
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.serve) return serveChild(args);
@@ -203,7 +238,7 @@ async function main(): Promise<void> {
   const targets: Target[] = [
     { name: 'healthz (ceiling)', method: 'GET', path: '/healthz', headers: {} },
     {
-      name: 'diagnostic',
+      name: REST_DIAGNOSTIC,
       method: 'POST',
       path: '/v1/diagnostic',
       body: JSON.stringify(example),
@@ -217,7 +252,7 @@ async function main(): Promise<void> {
     },
   ];
   if (snapshotPath) targets.push({ name: 'pdf-snapshot', method: 'GET', path: snapshotPath, headers: auth });
-  // The same diagnostic as an MCP tool call, in each protocol era (one SDK server per request).
+  // The same diagnostic as an MCP tool call, in each protocol era.
   const mcpHeaders = {
     ...auth,
     'content-type': 'application/json',
@@ -259,6 +294,7 @@ async function main(): Promise<void> {
   const rounds = Math.max(1, args.rounds);
   const slice = args.duration / rounds;
   const samples = new Map<string, autocannon.Result[]>();
+  const profiles: { name: string; summary: ProfileSummary }[] = [];
   try {
     for (const t of targets) await run(server.url, t, 1, args.connections);
     for (let round = 0; round < rounds; round++) {
@@ -267,10 +303,19 @@ async function main(): Promise<void> {
         samples.set(t.name, [...(samples.get(t.name) ?? []), r]);
       }
     }
+    if (args.profileSeconds > 0) {
+      for (const t of targets.filter((t) => t.name === REST_DIAGNOSTIC || t.name.startsWith('mcp '))) {
+        await ask(server.child, { profile: 'start' });
+        await run(server.url, t, args.profileSeconds, args.connections);
+        const { summary } = await ask<{ summary: ProfileSummary }>(server.child, { profile: 'stop' });
+        profiles.push({ name: t.name, summary });
+      }
+    }
   } finally {
     server.child.disconnect();
   }
   const ceiling = samples.get(targets[0]!.name)!;
+  const rest = samples.get(REST_DIAGNOSTIC)!;
   let nodeClient: Row | null = null;
   if (snapshotPath) {
     const server2 = await startServer(args);
@@ -302,6 +347,13 @@ async function main(): Promise<void> {
       p99_ms: median(rs.map((r) => r.latency.p99)),
       ratio:
         Math.round(median(rs.map((r, i) => r.requests.average / ceiling[i]!.requests.average)) * 100) / 100,
+      ...(t.name.startsWith('mcp ')
+        ? {
+            ratio_to_rest:
+              Math.round(median(rs.map((r, i) => r.requests.average / rest[i]!.requests.average)) * 100) /
+              100,
+          }
+        : {}),
       non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
       errors: rs.reduce((n, r) => n + r.errors, 0),
     };
@@ -317,6 +369,7 @@ async function main(): Promise<void> {
     search_query: query,
     snapshot: snapshotPath,
     results: rows,
+    profiles,
   };
   console.log(JSON.stringify(result, null, 2));
   if (!args.json) {
@@ -325,13 +378,30 @@ async function main(): Promise<void> {
       `${result.machine}; ${args.connections} connections, ${args.duration} s per route in ${rounds} rounds, bundle ${result.bundle}`,
     );
     console.log('');
-    console.log('| route | request | req/s | p50 ms | p99 ms | ratio to ceiling | non-2xx |');
-    console.log('|---|---|---:|---:|---:|---:|---:|');
+    console.log(
+      '| route | request | req/s | p50 ms | p99 ms | ratio to ceiling | ratio to REST diagnostic | non-2xx |',
+    );
+    console.log('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       const ratio = Number.isNaN(r.ratio) ? 'n/a' : r.ratio.toFixed(2);
+      const toRest = r.ratio_to_rest === undefined ? '' : r.ratio_to_rest.toFixed(2);
       console.log(
-        `| ${r.name} | \`${r.request}\` | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${ratio} | ${r.non2xx} |`,
+        `| ${r.name} | \`${r.request}\` | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${ratio} | ${toRest} | ${r.non2xx} |`,
       );
+    }
+    for (const { name, summary } of profiles) {
+      console.log('');
+      console.log(
+        `Server CPU profile, ${name} (${args.profileSeconds} s, ${summary.total_ms} ms sampled; shares of busy time): ` +
+          summary.by_origin
+            .slice(0, 8)
+            .map((o) => `${o.origin} ${o.self_pct} %`)
+            .join(', '),
+      );
+      console.log('');
+      console.log('| self % | frame |');
+      console.log('|---:|---|');
+      for (const f of summary.top_frames) console.log(`| ${f.self_pct} | \`${f.frame}\` |`);
     }
   }
   if (!snapshotPath)
