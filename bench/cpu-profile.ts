@@ -14,6 +14,7 @@ interface ProfileNode {
 }
 
 interface Profile {
+  startTime: number;
   nodes: ProfileNode[];
   samples?: number[];
   timeDeltas?: number[];
@@ -46,12 +47,23 @@ function frameName(frame: ProfileNode['callFrame']): string {
   return `${frame.functionName || '(anonymous)'} ${url ? `${url}:${frame.lineNumber + 1}` : ''}`.trim();
 }
 
-export function summariseProfile(profile: Profile, top = 12): ProfileSummary {
+/**
+ * `untilUs`: samples taken after this time (microseconds of the monotonic clock, as
+ * `process.hrtime.bigint() / 1000n`) are left out: they show the profiler stopping, not the load.
+ */
+export function summariseProfile(
+  profile: Profile,
+  top = 12,
+  untilUs = Number.POSITIVE_INFINITY,
+): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
+  let at = profile.startTime;
   for (let i = 0; i < samples.length; i++) {
+    at += deltas[i] ?? 0;
+    if (at > untilUs) break;
     selfUs.set(samples[i]!, (selfUs.get(samples[i]!) ?? 0) + Math.max(0, deltas[i] ?? 0));
   }
   const frames = new Map<string, number>();
