@@ -21,8 +21,8 @@ interface Profile {
 }
 
 export interface ProfileSummary {
-  /** Sampled milliseconds in all (idle included). */
-  total_ms: number;
+  /** Samples taken within the window (idle included). */
+  samples: number;
   /** Share of the non-idle samples spent in each frame itself, largest first. */
   top_frames: { frame: string; self_pct: number }[];
   /** Share of the non-idle samples by origin of the code, largest first. */
@@ -48,12 +48,15 @@ function frameName(frame: ProfileNode['callFrame']): string {
 }
 
 /**
- * `untilUs`: samples taken after this time (microseconds of the monotonic clock, as
- * `process.hrtime.bigint() / 1000n`) are left out: they show the profiler stopping, not the load.
+ * Shares are of samples counted, not of the time between them: on a machine short of cores the
+ * sampling thread itself waits, and one late sample would otherwise stand for all the time it waited.
+ * Only samples taken within [fromUs, untilUs] count (microseconds of the monotonic clock, as
+ * `process.hrtime.bigint() / 1000n`): the ones outside show the profiler starting and stopping.
  */
 export function summariseProfile(
   profile: Profile,
   top = 12,
+  fromUs = Number.NEGATIVE_INFINITY,
   untilUs = Number.POSITIVE_INFINITY,
 ): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -64,7 +67,8 @@ export function summariseProfile(
   for (let i = 0; i < samples.length; i++) {
     at += deltas[i] ?? 0;
     if (at > untilUs) break;
-    selfUs.set(samples[i]!, (selfUs.get(samples[i]!) ?? 0) + Math.max(0, deltas[i] ?? 0));
+    if (at < fromUs) continue;
+    selfUs.set(samples[i]!, (selfUs.get(samples[i]!) ?? 0) + 1);
   }
   const frames = new Map<string, number>();
   const origins = new Map<string, number>();
@@ -80,9 +84,9 @@ export function summariseProfile(
     const origin = originOf(frame.url, frame.functionName);
     origins.set(origin, (origins.get(origin) ?? 0) + us);
   }
-  const pct = (us: number) => Math.round((1000 * us) / Math.max(1, busy)) / 10;
+  const pct = (n: number) => Math.round((1000 * n) / Math.max(1, busy)) / 10;
   return {
-    total_ms: Math.round(total / 1000),
+    samples: total,
     top_frames: [...frames]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)

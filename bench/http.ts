@@ -94,17 +94,19 @@ async function serveChild(args: Args): Promise<void> {
   process.send?.({ url, key: secret });
   // The parent asks for a CPU profile of this process around a slice of load.
   let stopProfiling: (() => Promise<Parameters<typeof summariseProfile>[0]>) | null = null;
+  let from = 0;
   process.on('message', (m: { profile?: 'start' | 'stop' }) => {
     if (m.profile === 'start') {
       void startProfiling().then((stop) => {
         stopProfiling = stop;
+        from = Number(process.hrtime.bigint() / 1000n);
         process.send?.({ profiling: true });
       });
     } else if (m.profile === 'stop' && stopProfiling) {
       const until = Number(process.hrtime.bigint() / 1000n);
       void stopProfiling().then((profile) => {
         stopProfiling = null;
-        process.send?.({ summary: summariseProfile(profile, 12, until) });
+        process.send?.({ summary: summariseProfile(profile, 12, from, until) });
       });
     }
   });
@@ -434,7 +436,7 @@ async function main(): Promise<void> {
     for (const { name, summary } of profiles) {
       console.log('');
       console.log(
-        `Server CPU profile, ${name} (${args.profileSeconds} s, ${summary.total_ms} ms sampled; shares of busy time): ` +
+        `Server CPU profile, ${name} (${args.profileSeconds} s, ${summary.samples} samples; shares of the non-idle ones): ` +
           summary.by_origin
             .slice(0, 8)
             .map((o) => `${o.origin} ${o.self_pct} %`)
