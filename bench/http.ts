@@ -2,13 +2,19 @@
  * HTTP throughput on loopback: /healthz (the ceiling: routing, hooks and serialisation only), then
  * POST /v1/diagnostic, GET /v1/search (a query with a typo), GET /v1/pdf-snapshot and the diagnostic as an
  * MCP tool call (protocol 2026-07-28 and 2025-11-25), each for a fixed
- * duration with autocannon. Prints JSON and a markdown table with req/s, p50/p99 latency and the ratio
- * to the ceiling.
+ * duration with autocannon. Prints JSON and a markdown table with req/s, the server's CPU time per
+ * request (from /proc: what a request costs, which a machine shared with other work disturbs far less
+ * than throughput), p50/p99 latency, the ratio to the ceiling and, for the MCP rows, the ratios of
+ * throughput and of CPU per request to the same diagnostic over REST; then where the
+ * server's CPU time went while it answered the REST diagnostic and each MCP era (a sampling profile of
+ * the server process, taken in extra slices after the measured ones so that it does not slow them).
  *
- *   npm run build && node dist/bench/http.js [--bundle FILE] [--duration S] [--rounds R] [--connections N] [--json]
+ *   npm run build && node dist/bench/http.js [--bundle FILE] [--duration S] [--rounds R] [--connections N]
+ *     [--profile-seconds S] [--json]
  *
  * Each route gets `duration` seconds in all (default 6), split into `rounds` alternating slices
- * (default 3); req/s, p50 and p99 are medians over the rounds.
+ * (default 3); req/s, p50 and p99 are medians over the rounds, and so are the ratios, each taken
+ * within its round. `--profile-seconds 0` leaves the profiles out (default 2 s per profiled route).
  *
  * The server runs in a child process (so that the load generator does not share its event loop) with
  * a file-backed state in WAL mode, JSON logs at info level written to /dev/null, and a key without
@@ -30,6 +36,7 @@ import { exampleDiagnostic } from '../src/engine/examples.js';
 import { projectPath } from '../src/project-path.js';
 import { buildApp } from '../src/serve/app.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
+import { type ProfileSummary, startProfiling, summariseProfile } from './cpu-profile.js';
 import { machineLine, median } from './machine.js';
 
 interface Args {
@@ -37,6 +44,7 @@ interface Args {
   duration: number;
   rounds: number;
   connections: number;
+  profileSeconds: number;
   json: boolean;
   serve: boolean;
   state?: string;
@@ -50,6 +58,7 @@ function parseArgs(argv: string[]): Args {
       duration: { type: 'string', default: '6' },
       connections: { type: 'string', default: '10' },
       rounds: { type: 'string', default: '3' },
+      'profile-seconds': { type: 'string', default: '2' },
       json: { type: 'boolean', default: false },
       serve: { type: 'boolean', default: false },
       state: { type: 'string' },
@@ -60,6 +69,7 @@ function parseArgs(argv: string[]): Args {
     duration: Number(values.duration),
     connections: Number(values.connections),
     rounds: Number(values.rounds),
+    profileSeconds: Number(values['profile-seconds']),
     json: values.json,
     serve: values.serve,
     state: values.state,
@@ -82,6 +92,24 @@ async function serveChild(args: Args): Promise<void> {
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   process.send?.({ url, key: secret });
+  // The parent asks for a CPU profile of this process around a slice of load.
+  let stopProfiling: (() => Promise<Parameters<typeof summariseProfile>[0]>) | null = null;
+  let from = 0;
+  process.on('message', (m: { profile?: 'start' | 'stop' }) => {
+    if (m.profile === 'start') {
+      void startProfiling().then((stop) => {
+        stopProfiling = stop;
+        from = Number(process.hrtime.bigint() / 1000n);
+        process.send?.({ profiling: true });
+      });
+    } else if (m.profile === 'stop' && stopProfiling) {
+      const until = Number(process.hrtime.bigint() / 1000n);
+      void stopProfiling().then((profile) => {
+        stopProfiling = null;
+        process.send?.({ summary: summariseProfile(profile, 12, from, until) });
+      });
+    }
+  });
   process.on('disconnect', () => {
     void app.close().then(() => process.exit(0));
   });
@@ -99,15 +127,56 @@ interface Row {
   name: string;
   request: string;
   rps: number;
+  /** Server CPU time (user + system, every thread) per answered request, in microseconds. */
+  cpu_us: number;
   p50_ms: number;
   p99_ms: number;
   ratio: number;
+  /** MCP rows: req/s against the REST diagnostic in the same round. */
+  ratio_to_rest?: number;
+  /** MCP rows: server CPU per request against the REST diagnostic's in the same round. */
+  cpu_ratio_to_rest?: number;
   non2xx: number;
   errors: number;
 }
 
-function run(url: string, t: Target, duration: number, connections: number): Promise<autocannon.Result> {
-  return autocannon({
+/** Sends a message to the child and waits for its answer. */
+function ask<T>(child: ChildProcess, message: object): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
+}
+
+/** CPU time the process has used so far (user + system, all threads), in microseconds, from /proc. */
+function cpuUs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / CLOCK_TICKS;
+}
+/** USER_HZ: the unit of the CPU times in /proc/PID/stat (100 on Linux builds). */
+const CLOCK_TICKS = 100;
+
+interface Sample {
+  result: autocannon.Result;
+  /** Server CPU microseconds per request of the slice. */
+  cpuUs: number;
+}
+
+/**
+ * One slice of load on a route, with the server's CPU time per request beside throughput: on a
+ * machine shared with other work, throughput swings with whatever else runs, while the CPU a request
+ * costs the server moves far less.
+ */
+async function run(
+  url: string,
+  t: Target,
+  duration: number,
+  connections: number,
+  pid: number,
+): Promise<Sample> {
+  const before = cpuUs(pid);
+  const result = await autocannon({
     url: url + t.path,
     method: t.method,
     headers: t.headers,
@@ -115,6 +184,7 @@ function run(url: string, t: Target, duration: number, connections: number): Pro
     duration,
     connections,
   });
+  return { result, cpuUs: (cpuUs(pid) - before) / Math.max(1, result.requests.total) };
 }
 
 /**
@@ -180,6 +250,8 @@ function startServer(args: Args): Promise<{ child: ChildProcess; url: string; ke
   });
 }
 
+const REST_DIAGNOSTIC = 'diagnostic';
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.serve) return serveChild(args);
@@ -203,7 +275,7 @@ async function main(): Promise<void> {
   const targets: Target[] = [
     { name: 'healthz (ceiling)', method: 'GET', path: '/healthz', headers: {} },
     {
-      name: 'diagnostic',
+      name: REST_DIAGNOSTIC,
       method: 'POST',
       path: '/v1/diagnostic',
       body: JSON.stringify(example),
@@ -217,7 +289,7 @@ async function main(): Promise<void> {
     },
   ];
   if (snapshotPath) targets.push({ name: 'pdf-snapshot', method: 'GET', path: snapshotPath, headers: auth });
-  // The same diagnostic as an MCP tool call, in each protocol era (one SDK server per request).
+  // The same diagnostic as an MCP tool call, in each protocol era.
   const mcpHeaders = {
     ...auth,
     'content-type': 'application/json',
@@ -258,19 +330,30 @@ async function main(): Promise<void> {
   // route's ratio is taken against the ceiling measured in the same round, then the median is kept.
   const rounds = Math.max(1, args.rounds);
   const slice = args.duration / rounds;
-  const samples = new Map<string, autocannon.Result[]>();
+  const samples = new Map<string, Sample[]>();
+  const pid = server.child.pid!;
+  const profiles: { name: string; summary: ProfileSummary }[] = [];
   try {
-    for (const t of targets) await run(server.url, t, 1, args.connections);
+    for (const t of targets) await run(server.url, t, 1, args.connections, pid);
     for (let round = 0; round < rounds; round++) {
       for (const t of targets) {
-        const r = await run(server.url, t, slice, args.connections);
+        const r = await run(server.url, t, slice, args.connections, pid);
         samples.set(t.name, [...(samples.get(t.name) ?? []), r]);
+      }
+    }
+    if (args.profileSeconds > 0) {
+      for (const t of targets.filter((t) => t.name === REST_DIAGNOSTIC || t.name.startsWith('mcp '))) {
+        await ask(server.child, { profile: 'start' });
+        await run(server.url, t, args.profileSeconds, args.connections, pid);
+        const { summary } = await ask<{ summary: ProfileSummary }>(server.child, { profile: 'stop' });
+        profiles.push({ name: t.name, summary });
       }
     }
   } finally {
     server.child.disconnect();
   }
   const ceiling = samples.get(targets[0]!.name)!;
+  const rest = samples.get(REST_DIAGNOSTIC)!;
   let nodeClient: Row | null = null;
   if (snapshotPath) {
     const server2 = await startServer(args);
@@ -282,6 +365,7 @@ async function main(): Promise<void> {
         name: 'pdf-snapshot (node:http client)',
         request: `GET ${snapshotPath.length > 56 ? `${snapshotPath.slice(0, 53)}...` : snapshotPath}`,
         rps: Math.round(r.rps),
+        cpu_us: Number.NaN,
         p50_ms: r.p50,
         p99_ms: r.p99,
         ratio: Number.NaN,
@@ -292,16 +376,26 @@ async function main(): Promise<void> {
       server2.child.disconnect();
     }
   }
+  const round2 = (x: number) => Math.round(x * 100) / 100;
   const rows: Row[] = targets.map((t) => {
-    const rs = samples.get(t.name)!;
+    const ss = samples.get(t.name)!;
+    const rs = ss.map((s) => s.result);
     return {
       name: t.name,
       request: `${t.method} ${t.path.length > 60 ? `${t.path.slice(0, 57)}...` : t.path}`,
       rps: Math.round(median(rs.map((r) => r.requests.average))),
+      cpu_us: Math.round(median(ss.map((s) => s.cpuUs))),
       p50_ms: median(rs.map((r) => r.latency.p50)),
       p99_ms: median(rs.map((r) => r.latency.p99)),
-      ratio:
-        Math.round(median(rs.map((r, i) => r.requests.average / ceiling[i]!.requests.average)) * 100) / 100,
+      ratio: round2(median(rs.map((r, i) => r.requests.average / ceiling[i]!.result.requests.average))),
+      ...(t.name.startsWith('mcp ')
+        ? {
+            ratio_to_rest: round2(
+              median(rs.map((r, i) => r.requests.average / rest[i]!.result.requests.average)),
+            ),
+            cpu_ratio_to_rest: round2(median(ss.map((s, i) => s.cpuUs / rest[i]!.cpuUs))),
+          }
+        : {}),
       non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
       errors: rs.reduce((n, r) => n + r.errors, 0),
     };
@@ -317,6 +411,7 @@ async function main(): Promise<void> {
     search_query: query,
     snapshot: snapshotPath,
     results: rows,
+    profiles,
   };
   console.log(JSON.stringify(result, null, 2));
   if (!args.json) {
@@ -325,13 +420,32 @@ async function main(): Promise<void> {
       `${result.machine}; ${args.connections} connections, ${args.duration} s per route in ${rounds} rounds, bundle ${result.bundle}`,
     );
     console.log('');
-    console.log('| route | request | req/s | p50 ms | p99 ms | ratio to ceiling | non-2xx |');
-    console.log('|---|---|---:|---:|---:|---:|---:|');
+    console.log(
+      '| route | request | req/s | server CPU µs/req | p50 ms | p99 ms | ratio to ceiling | req/s ratio to REST diagnostic | CPU ratio to REST diagnostic | non-2xx |',
+    );
+    console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       const ratio = Number.isNaN(r.ratio) ? 'n/a' : r.ratio.toFixed(2);
+      const cpu = Number.isNaN(r.cpu_us) ? 'n/a' : String(r.cpu_us);
+      const toRest = r.ratio_to_rest === undefined ? '' : r.ratio_to_rest.toFixed(2);
+      const cpuToRest = r.cpu_ratio_to_rest === undefined ? '' : r.cpu_ratio_to_rest.toFixed(2);
       console.log(
-        `| ${r.name} | \`${r.request}\` | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${ratio} | ${r.non2xx} |`,
+        `| ${r.name} | \`${r.request}\` | ${r.rps} | ${cpu} | ${r.p50_ms} | ${r.p99_ms} | ${ratio} | ${toRest} | ${cpuToRest} | ${r.non2xx} |`,
       );
+    }
+    for (const { name, summary } of profiles) {
+      console.log('');
+      console.log(
+        `Server CPU profile, ${name} (${args.profileSeconds} s, ${summary.samples} samples; shares of the non-idle ones): ` +
+          summary.by_origin
+            .slice(0, 8)
+            .map((o) => `${o.origin} ${o.self_pct} %`)
+            .join(', '),
+      );
+      console.log('');
+      console.log('| self % | frame |');
+      console.log('|---:|---|');
+      for (const f of summary.top_frames) console.log(`| ${f.self_pct} | \`${f.frame}\` |`);
     }
   }
   if (!snapshotPath)

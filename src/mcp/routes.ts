@@ -112,8 +112,13 @@ function refusal(
   return null;
 }
 
-/** The fetch-API request the SDK reads, from the Fastify request and its body (read here as text). */
-function webRequest(req: FastifyRequest, body: string): Request {
+/**
+ * The fetch-API request the SDK reads, from the Fastify request. A body this route has already parsed
+ * goes to the SDK as `parsedBody` beside a request without one (`body` null): the SDK then neither
+ * streams nor parses it again. A body that did not parse travels as it came, so that the SDK answers its
+ * parse error itself.
+ */
+function webRequest(req: FastifyRequest, body: string | null): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -123,6 +128,7 @@ function webRequest(req: FastifyRequest, body: string): Request {
   // transport also wants it to accept an event stream. This endpoint answers every POST with JSON and
   // never streams, so a client that accepts JSON alone, or says nothing, is served the same.
   headers.set('accept', 'application/json, text/event-stream');
+  if (body === null) headers.delete('content-length');
   const url = `${req.protocol}://${req.headers.host ?? '127.0.0.1'}${req.url}`;
   return new Request(url, { method: req.method, headers, body });
 }
@@ -137,6 +143,11 @@ async function sendResponse(reply: FastifyReply, response: Response, id: Request
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'connection') reply.header(name, value);
   });
+  // A success is passed on as the bytes the SDK wrote, without decoding them to a string and back.
+  if (response.status < 400) {
+    const bytes = Buffer.from(await response.arrayBuffer());
+    return reply.send(bytes.length > 0 ? bytes : undefined);
+  }
   let text = await response.text();
   if (id !== null && response.status >= 400 && text.startsWith('{')) {
     const message = parseBody(text) as { id?: unknown; error?: unknown } | undefined;
@@ -202,7 +213,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
   app.addHook('onClose', async () => modern.close());
 
   /** A 2025-era exchange: a fresh server on a stateless Streamable HTTP transport answering JSON. */
-  const serveLegacy = async (request: Request, call: CallContext): Promise<Response> => {
+  const serveLegacy = async (request: Request, body: unknown, call: CallContext): Promise<Response> => {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -210,7 +221,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
     const server = catalog.server(call);
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request);
+      return await transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
     } finally {
       await transport.close().catch(() => {});
       await server.close().catch(() => {});
@@ -276,7 +287,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
         onToolCall: countToolCall,
       });
 
-      const request = webRequest(req, text);
+      const request = webRequest(req, body === undefined ? text : null);
       if (!(await isLegacyRequest(request, body))) {
         calls.set(request, call(MODERN_PROTOCOL_VERSION));
         return sendResponse(reply, await modern.fetch(request, { parsedBody: body }), id);
@@ -296,9 +307,9 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
             `batches were removed after protocol revision 2025-03-26; send one JSON-RPC message per POST`,
           );
         }
-        return sendResponse(reply, await serveLegacy(request, call(batchVersion)), null);
+        return sendResponse(reply, await serveLegacy(request, body, call(batchVersion)), null);
       }
-      return sendResponse(reply, await serveLegacy(request, call(version)), id);
+      return sendResponse(reply, await serveLegacy(request, body, call(version)), id);
     });
   });
 }
