@@ -12,6 +12,8 @@ import { diagnose } from '../engine/diagnostic.js';
 import { ServiceError, validationError } from '../engine/errors.js';
 import { highlightFor, type PageHighlight } from '../engine/highlights.js';
 import { InvalidCursorError, searchChunks } from '../engine/search.js';
+import type { Knowledge } from '../engine/sessions/knowledge-schema.js';
+import { OfflineSessions } from './offline-session.js';
 
 /** What a pack holds, read from its own meta table. */
 export interface PackInfo {
@@ -33,6 +35,8 @@ export class OfflineEngine {
   readonly reader: BundleReader;
   readonly view: CorpusView;
   readonly info: PackInfo;
+  /** Guided sessions from the pack; null for a pack cut without the knowledge. */
+  readonly sessions: OfflineSessions | null;
 
   constructor(db: SqlDatabase, name = 'offline pack') {
     this.reader = new BundleReader(db, name);
@@ -45,6 +49,8 @@ export class OfflineEngine {
     );
     const brands = meta.get(PACK_META.brands);
     if (brands === undefined) throw new BundleOpenError(`${name} is a bundle, not an offline pack`);
+    const knowledge = meta.get(PACK_META.knowledge);
+    this.sessions = knowledge ? new OfflineSessions(this.view, JSON.parse(knowledge) as Knowledge) : null;
     this.info = {
       bundle_version: this.reader.corpusHash,
       built_at: this.reader.builtAt,

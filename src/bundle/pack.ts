@@ -9,6 +9,8 @@ export const PACK_META = {
   brands: 'pack_brands',
   /** JSON array of the document ids the pack holds. */
   documents: 'pack_documents',
+  /** JSON of the troubleshooting knowledge (compiled), for guided sessions run from the pack. */
+  knowledge: 'pack_knowledge',
 } as const;
 
 export interface PackSelection {
@@ -31,7 +33,12 @@ export interface PackCounts {
  * ranking reads (search_stats, per-term and per-facet chunk counts, the spelling vocabulary) are the
  * whole bundle's: a search of the pack's brands ranks and scores exactly as the server does.
  */
-export function writePack(bundleFile: string, selection: PackSelection, target: string): PackCounts {
+export function writePack(
+  bundleFile: string,
+  selection: PackSelection,
+  target: string,
+  extraMeta: Record<string, string> = {},
+): PackCounts {
   fs.rmSync(target, { force: true });
   const db = new Database(target);
   try {
@@ -73,6 +80,7 @@ export function writePack(bundleFile: string, selection: PackSelection, target: 
       const setMeta = db.prepare('INSERT OR REPLACE INTO meta VALUES (?, ?)');
       setMeta.run(PACK_META.brands, JSON.stringify([...selection.brands].sort()));
       setMeta.run(PACK_META.documents, JSON.stringify([...selection.documentIds].sort()));
+      for (const [key, value] of Object.entries(extraMeta)) setMeta.run(key, value);
       indexChunks(db);
     })();
     db.exec(`INSERT INTO chunk_index (chunk_index) VALUES ('optimize')`);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { type PackSelection, writePack } from '../bundle/pack.js';
+import { PACK_META, type PackSelection, writePack } from '../bundle/pack.js';
 import { FORMAT_VERSION } from '../bundle/schema.js';
 import {
   OFFLINE_PACK_MAX_BYTES,
@@ -15,6 +15,7 @@ import { normModel } from '../text/normalise.js';
 import type { ServiceResult } from './context.js';
 import type { CorpusView } from './corpus.js';
 import { ServiceError } from './errors.js';
+import type { Knowledge } from './sessions/knowledge-schema.js';
 
 interface BuiltPack {
   meta: OfflinePackMeta;
@@ -30,9 +31,13 @@ export class OfflinePackService {
   private readonly built: LRUCache<string, BuiltPack>;
   private readonly building = new Map<string, Promise<BuiltPack>>();
 
+  /**
+   * `knowledge` gives the troubleshooting knowledge the server's sessions use: packs carry it, so that a
+   * session run offline asks what the server would.
+   */
   constructor(
     private readonly view: CorpusView,
-    options: { cacheBytes?: number } = {},
+    private readonly options: { cacheBytes?: number; knowledge?: () => Knowledge } = {},
   ) {
     this.built = new LRUCache({
       maxSize: options.cacheBytes ?? 512 * 2 ** 20,
@@ -103,7 +108,13 @@ export class OfflinePackService {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-pack-'));
     try {
       const file = path.join(dir, 'pack.sqlite');
-      const counts = writePack(reader.file, selection, file);
+      const knowledge = this.options.knowledge?.();
+      const counts = writePack(
+        reader.file,
+        selection,
+        file,
+        knowledge ? { [PACK_META.knowledge]: JSON.stringify(knowledge) } : {},
+      );
       const size = fs.statSync(file).size;
       if (size > OFFLINE_PACK_MAX_BYTES) {
         throw new ServiceError(
@@ -114,7 +125,9 @@ export class OfflinePackService {
       const data = fs.readFileSync(file);
       const etag = `"${crypto
         .createHash('sha256')
-        .update(JSON.stringify([FORMAT_VERSION, reader.corpusHash, reader.builtAt, selection]))
+        .update(
+          JSON.stringify([FORMAT_VERSION, reader.corpusHash, reader.builtAt, knowledge?.version, selection]),
+        )
         .digest('base64url')
         .slice(0, 22)}"`;
       const meta: OfflinePackMeta = {

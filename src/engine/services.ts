@@ -87,7 +87,7 @@ export class Services {
     this.view = corpusView(reader);
     this.snapshots = new SnapshotService(this.view, { cacheBytes: options.snapshotCacheBytes });
     this.sessions = new SessionService(this.view, state, options.sessions);
-    this.packs = new OfflinePackService(this.view);
+    this.packs = new OfflinePackService(this.view, { knowledge: () => this.sessions.knowledge() });
     this.operations = [...OPERATIONS];
     // Handlers read the bundle through `this` at call time, so that a reopened bundle serves the next call.
     this.handle('diagnose', (_ctx, input: DiagnosticRequest) =>
@@ -171,7 +171,7 @@ export class Services {
     this.view = view;
     this.sessions = sessions;
     this.snapshots = snapshots;
-    this.packs = new OfflinePackService(view);
+    this.packs = new OfflinePackService(view, { knowledge: () => sessions.knowledge() });
     this.lookups = new ResultCache(10_000);
     return old;
   }

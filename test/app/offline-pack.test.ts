@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfflineEngine } from '../../src/app/offline-engine.js';
 import { openPackBytes, WasmSqlDatabase } from '../../src/app/wasm-sql.js';
 import { buildFixtureBundle, type DocSpec, sidecar, type TestApi, testApi } from '../api/fixture.js';
+import { withoutIds } from '../contract/harness.js';
 import { demoBundle } from '../mcp/harness.js';
 
 const COLDWAVE: DocSpec = {
@@ -257,5 +258,44 @@ describe('the engine over an offline pack in SQLite/WebAssembly answers as the s
     expect(shot?.webp.byteLength).toBeGreaterThan(1000);
     // RIFF....WEBP
     expect(new TextDecoder().decode(shot!.webp.slice(8, 12))).toBe('WEBP');
+  });
+
+  it('runs a guided session from the pack as the server runs it, answer after answer', async () => {
+    expect(engine.sessions).not.toBeNull();
+    const request = {
+      brand: 'Demotherm',
+      model: 'DT-AW080-M',
+      error_code: 'E9',
+      symptom: 'stops every morning',
+    };
+    const created = await post('/v2/diagnostic-sessions', request);
+    expect(created.status).toBe(201);
+    let server = created.body;
+    const answers: { action_id: string; value?: unknown; unknown?: boolean }[] = [];
+    const localId = 'ds_local0000000000000000';
+    expect(withoutIds(engine.sessions!.replay(request, answers, false, localId))).toEqual(withoutIds(server));
+    for (let turn = 0; turn < 4 && server.next_action; turn++) {
+      const action = server.next_action;
+      const e = action.expected;
+      const answer =
+        turn === 1
+          ? { action_id: action.id, unknown: true }
+          : {
+              action_id: action.id,
+              value:
+                e.type === 'boolean'
+                  ? false
+                  : e.type === 'number'
+                    ? (e.nominal_range?.[0] ?? 1)
+                    : (e.choices?.[0]?.id ?? 'x'),
+            };
+      answers.push(answer);
+      const next = await post(`/v2/diagnostic-sessions/${server.id}/responses`, answer);
+      expect(next.status, JSON.stringify(next.body)).toBe(200);
+      server = next.body;
+      const offline = engine.sessions!.replay(request, answers as never, false, localId);
+      expect(withoutIds(offline), `after ${answers.length} answers`).toEqual(withoutIds(server));
+    }
+    expect(answers.length).toBeGreaterThan(1);
   });
 });
