@@ -149,6 +149,48 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
     expect(await noHorizontalScroll()).toBe(true);
   });
 
+  it('runs a guided session offline, which reaches the server once the network returns, charged once', async () => {
+    const form = page.locator('#guided-form');
+    await form.getByLabel('Brand').fill(REQUEST.brand);
+    await form.getByLabel('Model').fill(REQUEST.model);
+    await form.getByLabel('Error code').fill(REQUEST.error_code);
+    await page.getByRole('button', { name: 'Start guided troubleshooting' }).click();
+    const view = page.locator('#guided-session');
+    await view.locator('.prompt').waitFor();
+    expect(await view.locator('#guided-sync').getAttribute('data-sync')).toBe('pending');
+    await view.getByRole('button', { name: "Can't check" }).click();
+    await expect.poll(() => view.getAttribute('data-answers')).toBe('1');
+    const status = await view.getAttribute('data-status');
+    const key = await view.locator('#guided-sync').getAttribute('data-key');
+    expect(await noHorizontalScroll()).toBe(true);
+
+    const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+    const used = async () =>
+      ((await (await fetch(`${base}/v1/me`, { headers })).json()) as { quota: { used: number } }).quota.used;
+    const before = await used();
+    await context.setOffline(false);
+    await expect
+      .poll(() => view.locator('#guided-sync').getAttribute('data-sync'), { timeout: 20_000 })
+      .toBe('synced');
+    const id = await view.locator('#guided-sync').getAttribute('data-server-id');
+    expect(id).toMatch(/^ds_/);
+    const stored = await fetch(`${base}/v2/diagnostic-sessions/${id}`, { headers });
+    expect(stored.status).toBe(200);
+    const session = (await stored.json()) as { history: unknown[]; status: string };
+    expect(session.history).toHaveLength(1);
+    expect(session.status).toBe(status);
+    expect(await used()).toBe(before + 1);
+    // Sending the start again, as a retry would, replays it: no second charge.
+    const again = await fetch(`${base}/v2/diagnostic-sessions`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': key! },
+      body: JSON.stringify(REQUEST),
+    });
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
+    expect(((await again.json()) as { id: string }).id).toBe(id);
+    expect(await used()).toBe(before + 1);
+  });
+
   it('keeps touch targets at least 44 px', async () => {
     const small = await page.evaluate(
       () =>

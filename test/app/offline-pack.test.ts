@@ -5,6 +5,7 @@ import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfflineEngine } from '../../src/app/offline-engine.js';
+import type { OfflineAnswer } from '../../src/app/offline-session.js';
 import { openPackBytes, WasmSqlDatabase } from '../../src/app/wasm-sql.js';
 import { buildFixtureBundle, type DocSpec, sidecar, type TestApi, testApi } from '../api/fixture.js';
 import { withoutIds } from '../contract/harness.js';
@@ -271,7 +272,7 @@ describe('the engine over an offline pack in SQLite/WebAssembly answers as the s
     const created = await post('/v2/diagnostic-sessions', request);
     expect(created.status).toBe(201);
     let server = created.body;
-    const answers: { action_id: string; value?: unknown; unknown?: boolean }[] = [];
+    const answers: OfflineAnswer[] = [];
     const localId = 'ds_local0000000000000000';
     expect(withoutIds(engine.sessions!.replay(request, answers, false, localId))).toEqual(withoutIds(server));
     for (let turn = 0; turn < 4 && server.next_action; turn++) {
@@ -293,7 +294,7 @@ describe('the engine over an offline pack in SQLite/WebAssembly answers as the s
       const next = await post(`/v2/diagnostic-sessions/${server.id}/responses`, answer);
       expect(next.status, JSON.stringify(next.body)).toBe(200);
       server = next.body;
-      const offline = engine.sessions!.replay(request, answers as never, false, localId);
+      const offline = engine.sessions!.replay(request, answers, false, localId);
       expect(withoutIds(offline), `after ${answers.length} answers`).toEqual(withoutIds(server));
     }
     expect(answers.length).toBeGreaterThan(1);

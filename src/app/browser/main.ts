@@ -509,11 +509,16 @@ async function main(): Promise<void> {
       void run(formValues(f));
     });
   }
-  startGuided();
+  const guided = startGuided({
+    api,
+    isNetworkDown: (err) => err instanceof NetworkDown,
+    problemText,
+    engineFor: async (brand) => (await packs.forBrand(brand))?.engine ?? null,
+  });
   showNetwork();
   window.addEventListener('online', () => {
     showNetwork();
-    void updatePacks();
+    void guided.sync().then(updatePacks);
   });
   window.addEventListener('offline', showNetwork);
   await packs.reload();
@@ -521,6 +526,7 @@ async function main(): Promise<void> {
   document.body.dataset.ready = 'true';
   void packs.warm();
   if (navigator.onLine && settings()) {
+    await guided.sync();
     await showAccount();
     await updatePacks();
   }

@@ -19,15 +19,20 @@ export interface StoredPack {
 }
 
 export interface PendingSession {
-  /** The Idempotency-Key the session is sent with: one charge however often it is retried. */
+  /** The Idempotency-Key the session is created with: one charge however often it is sent. */
   key: string;
+  /** The id the session has in the app (the server gives its own). */
+  local_id: string;
   request: Record<string, unknown>;
-  /** The answers given offline, in order, replayed on the server session. */
+  /** The answers given, in order, as POST …/responses bodies. */
   responses: Record<string, unknown>[];
   closed: boolean;
   created_at: string;
-  /** Set once the server holds it. */
+  /** Set once the server holds it; then how many answers, and whether the close, it has. */
   server_id: string | null;
+  synced_responses: number;
+  synced_close: boolean;
+  sync_error: string | null;
 }
 
 const DB_NAME = 'heatsource-field';
