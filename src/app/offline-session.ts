@@ -34,7 +34,7 @@ export class OfflineSessions {
   replay(rawRequest: unknown, answers: OfflineAnswer[], closed: boolean, id: string): Session {
     let state = this.start(rawRequest, id);
     for (const a of answers)
-      state = engine(() => respond(state, { action_id: a.action_id, value: valueOf(a) }));
+      state = engine(() => respond(state, { action_id: a.action_id, value: answerValue(a) }));
     if (closed && state.status !== 'closed') state = close(state);
     return toPublic(state);
   }
@@ -60,7 +60,7 @@ export class OfflineSessions {
   }
 }
 
-function valueOf(a: OfflineAnswer): Response['value'] {
+function answerValue(a: OfflineAnswer): Response['value'] {
   return a.unknown ? { unknown: true } : (a.value as Exclude<Response['value'], { unknown: true }>);
 }
 
