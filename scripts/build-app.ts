@@ -44,10 +44,13 @@ export async function buildFieldApp(outDir = path.join(ROOT, 'dist', 'app')): Pr
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   };
+  // The page's script is split: the engine and SQLite load as a chunk when a pack is first opened.
   await esbuild.build({
     ...common,
-    entryPoints: [path.join(SRC, 'browser', 'main.ts')],
-    outfile: path.join(outDir, 'app.js'),
+    entryPoints: { app: path.join(SRC, 'browser', 'main.ts') },
+    outdir: outDir,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
   });
   const wasm = path.join(ROOT, 'node_modules', '@sqlite.org', 'sqlite-wasm', 'dist', 'sqlite3.wasm');
   fs.copyFileSync(wasm, path.join(outDir, 'sqlite3.wasm'));

@@ -1,8 +1,6 @@
-import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { DiagnosticResponse } from '../../contract/diagnostic.js';
 import type { SearchResponse, SearchResult } from '../../contract/search.js';
-import { OfflineEngine } from '../offline-engine.js';
-import { openPackBytes, WasmSqlDatabase } from '../wasm-sql.js';
+import type { OfflineEngine } from '../offline-engine.js';
 import { type Child, el, formValues, packDate, show } from './dom.js';
 import { startGuided } from './guided.js';
 import { packStore, type StoredPack } from './store.js';
@@ -53,7 +51,6 @@ export async function problemText(res: Response): Promise<string> {
 
 /** The packs kept on this device, each opened in SQLite/WebAssembly on first use. */
 class Packs {
-  private sqlite: Promise<Sqlite3Static> | null = null;
   private readonly engines = new Map<string, { pack: StoredPack; engine: OfflineEngine }>();
   packs: StoredPack[] = [];
 
@@ -71,9 +68,8 @@ class Packs {
   private async engine(pack: StoredPack): Promise<OfflineEngine> {
     const known = this.engines.get(pack.key);
     if (known) return known.engine;
-    this.sqlite ??= sqlite3InitModule();
-    const sqlite3 = await this.sqlite;
-    const engine = new OfflineEngine(new WasmSqlDatabase(openPackBytes(sqlite3, pack.bytes)), pack.key);
+    const { openPack } = await import('./pack-engine.js');
+    const engine = await openPack(pack.bytes, pack.key);
     this.engines.set(pack.key, { pack, engine });
     return engine;
   }
@@ -396,8 +392,8 @@ async function fetchPack(brand: string, previous?: StoredPack): Promise<'stored'
   if (!res.ok) throw new Error(await problemText(res));
   const bytes = new Uint8Array(await res.arrayBuffer());
   // The pack describes itself: open it once to read its date and contents before keeping it.
-  const sqlite3 = await sqlite3InitModule();
-  const engine = new OfflineEngine(new WasmSqlDatabase(openPackBytes(sqlite3, bytes)), brand);
+  const { openPack } = await import('./pack-engine.js');
+  const engine = await openPack(bytes, brand);
   const { info } = engine;
   engine.close();
   await packStore.put({
