@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import { registerFieldApp } from '../src/app/index.js';
 import { HeatsourceCommand } from '../src/cli/base-command.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { stateFlag } from '../src/cli/state-flag.js';
@@ -78,7 +79,10 @@ export default class Serve extends HeatsourceCommand {
             .map((a) => a.trim())
             .filter(Boolean),
           logLevel: flags['log-level'],
-          extend: registerConsole,
+          extend: async (app, hs) => {
+            await registerConsole(app, hs);
+            await registerFieldApp(app);
+          },
           afterListen: consoleNotices(),
         },
         (line) => process.stderr.write(`${line}\n`),

@@ -44,6 +44,8 @@ describe('the layering lint (biome.json noRestrictedImports)', () => {
       'src/http/b.ts': '../console/index.js',
       'src/console/a.ts': '../mcp/index.js',
       'src/console/b.ts': '../http/routes.js',
+      'src/app/a.ts': '../console/index.js',
+      'src/app/b.ts': '../../pipeline/ingest/run.js',
       'src/edge/a.ts': '../http/routes.js',
       'src/engine/a.ts': '../../pipeline/ingest/run.js',
       'src/cli/a.ts': '../../commands/serve.js',
@@ -55,6 +57,7 @@ describe('the layering lint (biome.json noRestrictedImports)', () => {
       'src/serve/ok.ts': '../mcp/index.js',
       'src/serve/ok2.ts': '../http/index.js',
       'src/engine/ok.ts': '../contract/common.js',
+      'src/app/ok.ts': '../engine/diagnostic.js',
       'pipeline/ok.ts': '../src/bundle/reader.js',
       'commands/ok.ts': '../src/serve/server.js',
     };

@@ -8,7 +8,7 @@ import {
   type OutputOf,
   pathParams,
 } from './endpoints.js';
-import type { RequestOptions, SessionResponseInput, Snapshot } from './types.js';
+import type { OfflinePackFile, RequestOptions, SessionResponseInput, Snapshot } from './types.js';
 
 /** One call as a transport sees it: which endpoint, its path parameters, query and body. */
 export interface ApiCall {
@@ -25,6 +25,8 @@ export interface ApiResult {
   body: unknown;
   /** Set for image endpoints. */
   snapshot?: Snapshot;
+  /** Set for file endpoints (the offline pack). */
+  file?: OfflinePackFile;
 }
 
 /** Carries a call to the service: over HTTP (createClient), or in-process for an embedded engine. */
@@ -52,6 +54,14 @@ export interface HeatsourceApi {
   getProduct(input: InputOf<'get_product'>, options?: RequestOptions): Promise<OutputOf<'get_product'>>;
   /** GET /v1/pdf-snapshot/{document_id}/{page}: the page image (WebP unless `format: 'png'`). */
   getPdfSnapshot(input: InputOf<'get_pdf_snapshot'>, options?: RequestOptions): Promise<Snapshot>;
+  /**
+   * GET /v1/offline-pack: the manuals of some brands (`brands: 'A,B'`) or models as one SQLite file, to
+   * answer from offline with the same engine (see the app at /app). Not billable.
+   */
+  exportOfflinePack(
+    input: InputOf<'export_offline_pack'>,
+    options?: RequestOptions,
+  ): Promise<OfflinePackFile>;
   /** GET /v1/registry: brands, models, manuals and totals; page with `cursor` = `next_cursor`. */
   getRegistry(input?: InputOf<'get_registry'>, options?: RequestOptions): Promise<OutputOf<'get_registry'>>;
   /** GET /v1/me: the account, the key, the quota of the month and the rate limit. */
@@ -154,6 +164,11 @@ export function apiOverTransport(transport: Transport): HeatsourceApi {
       const result = await transport(callOf('getPdfSnapshot', input), o);
       if (!result.snapshot) throw new TypeError('getPdfSnapshot: the transport answered no image');
       return result.snapshot;
+    },
+    async exportOfflinePack(input, o = {}) {
+      const result = await transport(callOf('exportOfflinePack', input), o);
+      if (!result.file) throw new TypeError('exportOfflinePack: the transport answered no file');
+      return result.file;
     },
     getRegistry: (input, o) => json(callOf('getRegistry', input ?? {}), o),
     me: (o) => json(callOf('me'), o),

@@ -19,7 +19,7 @@ export interface Endpoint {
   path: string;
   /** POST only: the server stores the response under the Idempotency-Key, so a retry is never applied twice. */
   idempotent: boolean;
-  response: 'json' | 'image';
+  response: 'json' | 'image' | 'file';
   /** false for the few open endpoints (the OpenAPI document). */
   auth: boolean;
 }

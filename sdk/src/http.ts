@@ -133,11 +133,11 @@ export function httpTransport(options: ClientOptions): Transport {
   }
 
   function resultOf(call: ApiCall, url: string, { response, bytes }: Attempt): ApiResult {
-    if (call.endpoint.response === 'image') {
+    if (call.endpoint.response !== 'json') {
       return {
         status: response.status,
         body: null,
-        snapshot: {
+        [call.endpoint.response === 'image' ? 'snapshot' : 'file']: {
           data: bytes,
           contentType: response.headers.get('content-type') ?? 'application/octet-stream',
           etag: response.headers.get('etag'),
@@ -163,7 +163,9 @@ export function httpTransport(options: ClientOptions): Transport {
         ? call.query.format === 'png'
           ? 'image/png'
           : 'image/webp, image/png;q=0.9'
-        : 'application/json';
+        : call.endpoint.response === 'file'
+          ? 'application/vnd.sqlite3'
+          : 'application/json';
     if (options.apiKey && call.endpoint.auth) headers.Authorization = `Bearer ${options.apiKey}`;
     let idempotencyKey: string | undefined;
     if (method === 'POST') {

@@ -57,6 +57,7 @@ export type ProcedureInput = InputOf<'get_procedure'>;
 export type ErrorCodeInput = InputOf<'get_error_code'>;
 export type ProductInput = InputOf<'get_product'>;
 export type SnapshotInput = InputOf<'get_pdf_snapshot'>;
+export type OfflinePackInput = InputOf<'export_offline_pack'>;
 export type RegistryInput = InputOf<'get_registry'>;
 export type MeInput = InputOf<'whoami'>;
 export type StrictDiagnoseInput = InputOf<'diagnose_strict'>;
@@ -71,6 +72,13 @@ export type SessionResponseInput = Omit<InputOf<'respond_to_diagnostic_session'>
 
 /** A page image as served: the bytes and what they are. */
 export interface Snapshot {
+  data: Uint8Array;
+  contentType: string;
+  etag: string | null;
+}
+
+/** An offline pack as served: a SQLite file of the chosen manuals, and its ETag for updates. */
+export interface OfflinePackFile {
   data: Uint8Array;
   contentType: string;
   etag: string | null;

@@ -11,6 +11,7 @@ import {
   type SearchStats,
   type SnapshotRow,
 } from './schema.js';
+import type { SqlDatabase } from './sql.js';
 
 export class BundleOpenError extends Error {
   constructor(message: string) {
@@ -66,10 +67,24 @@ export class BundleReader {
   /** Candidate statements by number of terms: bounded, as a question is cut to MAX_WORDS words. */
   private readonly candidateStatements = new Map<number, Database.Statement>();
 
-  constructor(readonly file: string) {
-    if (!fs.existsSync(file)) throw new BundleOpenError(`bundle not found: ${file}`);
+  readonly file: string;
+
+  /**
+   * Opens a bundle file read-only, or reads a database already open: an offline pack the browser holds
+   * in SQLite compiled to WebAssembly (`name` then says what it is in messages).
+   */
+  constructor(source: string | SqlDatabase, name = 'offline pack') {
+    const file = typeof source === 'string' ? source : name;
+    this.file = file;
+    if (typeof source === 'string' && !fs.existsSync(file))
+      throw new BundleOpenError(`bundle not found: ${file}`);
     try {
-      this.db = new Database(file, { readonly: true, fileMustExist: true });
+      // The adapter implements the subset of better-sqlite3 the reader calls (SqlDatabase); `db` keeps
+      // better-sqlite3's type for the tools that read a bundle file further (info, verify).
+      this.db =
+        typeof source === 'string'
+          ? new Database(file, { readonly: true, fileMustExist: true })
+          : (source as unknown as Database.Database);
       const meta = new Map(
         (this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map(
           (r) => [r.key, r.value],

@@ -99,7 +99,7 @@ export async function openLocalClient(options: LocalClientOptions): Promise<Heat
         return {
           status: result.status,
           body: null,
-          snapshot: {
+          [op.response === 'image' ? 'snapshot' : 'file']: {
             data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
             contentType: result.binary.contentType,
             etag: result.binary.etag,

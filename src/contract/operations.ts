@@ -26,6 +26,7 @@ import {
   StrictDiagnosticRequest,
   StrictDiagnosticResponse,
 } from './models.js';
+import { OfflinePackMeta, OfflinePackRequest } from './offline-pack.js';
 import type { ProblemCode } from './problems.js';
 import { SearchQuery, SearchResponse } from './search.js';
 import { SessionRef, SessionRespondRequest } from './session-requests.js';
@@ -47,8 +48,11 @@ export interface OperationSpec {
   description: string;
   input: z.ZodType;
   output: z.ZodType;
-  /** Over HTTP the body is JSON, or an image (the output schema then describes the image's metadata). */
-  response: 'json' | 'image';
+  /**
+   * Over HTTP the body is JSON, an image, or a file (an offline pack); for the last two the output schema
+   * describes the bytes' metadata, which is what MCP returns.
+   */
+  response: 'json' | 'image' | 'file';
   /** `per_result`: charged when the result says it is billable; `always`: charged on success. */
   billing: 'none' | 'per_result' | 'always';
   idempotency: 'none' | 'optional' | 'required';
@@ -211,6 +215,25 @@ export const TYPED_OPERATIONS = defineOperations([
     billing: 'none',
     idempotency: 'none',
     errors: ['document_not_found', 'page_not_found', 'snapshot_not_available', 'not_acceptable'],
+  },
+  {
+    name: 'export_offline_pack',
+    method: 'GET',
+    path: '/v1/offline-pack',
+    summary: 'The manuals of some brands or models, as one file to keep offline',
+    description:
+      'A SQLite file in the bundle format holding the chosen manuals: their catalogue (brands, models, ' +
+      'aliases), error codes, excerpts, chunks, search index and page images, cut from the bundle served ' +
+      'now (its corpus hash and date are in the file and in the metadata). Clients answer from it with the ' +
+      'same engine as the server, with no network. Not billable: answers read from a pack are not metered. ' +
+      'A pack is at most 256 MiB (offline_pack_too_large beyond). Send the ETag as If-None-Match to update: ' +
+      '304 while the bundle has not changed. Over MCP the tool returns the metadata only.',
+    input: OfflinePackRequest,
+    output: OfflinePackMeta,
+    response: 'file',
+    billing: 'none',
+    idempotency: 'none',
+    errors: ['brand_not_found', 'model_not_found', 'offline_pack_too_large'],
   },
   {
     name: 'get_registry',

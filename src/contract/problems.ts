@@ -36,6 +36,10 @@ export const PROBLEMS = {
   headers_too_large: { status: 431, title: 'The request headers are too large' },
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request' },
   invalid_response: { status: 422, title: "The value does not fit the action's expected response" },
+  offline_pack_too_large: {
+    status: 422,
+    title: 'The offline pack of this selection is larger than the server builds',
+  },
   unsupported_equipment: { status: 422, title: 'This operation does not serve this kind of equipment' },
   quota_exceeded: { status: 429, title: 'The quota of this period is spent' },
   rate_limited: { status: 429, title: 'Too many requests' },

@@ -7,6 +7,7 @@ import type {
   ResolveModelRequest,
   StrictDiagnosticRequest,
 } from '../contract/models.js';
+import type { OfflinePackRequest } from '../contract/offline-pack.js';
 import { OPERATIONS, type OperationSpec } from '../contract/operations.js';
 import type { SearchQuery } from '../contract/search.js';
 import type { SessionRef, SessionRespondRequest } from '../contract/session-requests.js';
@@ -18,6 +19,7 @@ import type { ServiceContext, ServiceResult } from './context.js';
 import { type CorpusView, corpusView } from './corpus.js';
 import { diagnose, diagnoseStrict } from './diagnostic.js';
 import { ServiceError, validationError } from './errors.js';
+import { OfflinePackService } from './offline-pack.js';
 import { InvalidCursorError, searchChunks } from './search.js';
 import { SessionService, type SessionServiceOptions } from './sessions-service.js';
 import { SnapshotService } from './snapshot.js';
@@ -71,6 +73,7 @@ export class Services {
   view: CorpusView;
   snapshots: SnapshotService;
   sessions: SessionService;
+  packs: OfflinePackService;
   readonly operations: OperationSpec[];
   private readonly handlers = new Map<string, Handler>();
   private lookups = new ResultCache(10_000);
@@ -84,6 +87,7 @@ export class Services {
     this.view = corpusView(reader);
     this.snapshots = new SnapshotService(this.view, { cacheBytes: options.snapshotCacheBytes });
     this.sessions = new SessionService(this.view, state, options.sessions);
+    this.packs = new OfflinePackService(this.view, { knowledge: () => this.sessions.knowledge() });
     this.operations = [...OPERATIONS];
     // Handlers read the bundle through `this` at call time, so that a reopened bundle serves the next call.
     this.handle('diagnose', (_ctx, input: DiagnosticRequest) =>
@@ -121,6 +125,7 @@ export class Services {
       };
     });
     this.handle('get_registry', (_ctx, input: RegistryRequest) => ok(registry(this.view, input)));
+    this.handle('export_offline_pack', (_ctx, input: OfflinePackRequest) => this.packs.export(input));
     this.handle('whoami', async (ctx) => ok(await this.me(ctx)));
     this.handle('diagnose_strict', (_ctx, input: StrictDiagnosticRequest) =>
       this.lookups.get(`v2\u0000${lookupKey(input)}`, () => {
@@ -166,6 +171,7 @@ export class Services {
     this.view = view;
     this.sessions = sessions;
     this.snapshots = snapshots;
+    this.packs = new OfflinePackService(view, { knowledge: () => sessions.knowledge() });
     this.lookups = new ResultCache(10_000);
     return old;
   }

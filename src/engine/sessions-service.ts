@@ -7,9 +7,8 @@ import type { CreateSessionRequest, Session, SessionSummary } from '../contract/
 import type { SessionRecord, StateStore } from '../state/types.js';
 import type { ServiceContext, ServiceResult } from './context.js';
 import type { CorpusView } from './corpus.js';
-import { findEntries } from './diagnostic.js';
 import { type FieldError, ServiceError } from './errors.js';
-import { resolveModel } from './models.js';
+import { manualContext } from './session-manual.js';
 import {
   close,
   createSession,
@@ -125,18 +124,7 @@ export class SessionService {
     model: string,
     code: string | undefined,
   ): { facts: ManualFact[]; equipment: 'air_water' | 'air_air' | null } {
-    const r = resolveModel(this.view, brand, model, { fuzzy: true });
-    if (r.kind !== 'model') return { facts: [], equipment: null };
-    const equipment = this.view.modelSummary(r.model).equipment;
-    if (!code) return { facts: [], equipment };
-    const documents = new Set(this.view.documentsOfModel(r.model.id));
-    const facts: ManualFact[] = [];
-    for (const e of findEntries(this.view, r.brand, code, documents).entries) {
-      const citation = this.view.entryCitation(e);
-      if (!citation) continue;
-      facts.push({ code: e.row.code, title: e.row.title, causes: e.causes, steps: e.steps, citation });
-    }
-    return { facts, equipment };
+    return manualContext(this.view, brand, model, code);
   }
 
   async create(ctx: ServiceContext, request: CreateSessionRequest): Promise<ServiceResult<Session>> {

@@ -195,19 +195,36 @@ function operationObject(op: OperationSpec, components: ContractSchemas): Json {
             'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
           },
         }
-      : {
-          description: op.summary,
-          headers: {
-            RateLimit: { schema: { type: 'string' }, description: 'remaining requests and seconds to reset' },
-            'RateLimit-Policy': { schema: { type: 'string' } },
-          },
-          content: { 'application/json': { schema: output } },
-        };
+      : op.response === 'file'
+        ? {
+            description:
+              'the file (an offline pack: a SQLite database); the output schema describes it (and is what MCP returns)',
+            headers: {
+              ETag: { schema: { type: 'string' } },
+              'Cache-Control': { schema: { type: 'string' } },
+            },
+            content: {
+              'application/vnd.sqlite3': {
+                schema: { type: 'string', contentMediaType: 'application/vnd.sqlite3' },
+              },
+            },
+          }
+        : {
+            description: op.summary,
+            headers: {
+              RateLimit: {
+                schema: { type: 'string' },
+                description: 'remaining requests and seconds to reset',
+              },
+              'RateLimit-Policy': { schema: { type: 'string' } },
+            },
+            content: { 'application/json': { schema: output } },
+          };
   const responses: Record<string, Json> = {
     [String(op.successStatus ?? 200)]: success,
     ...errorResponses([...COMMON_ERRORS, ...op.errors]),
   };
-  if (op.response === 'image') responses['304'] = { description: 'not modified (If-None-Match)' };
+  if (op.response !== 'json') responses['304'] = { description: 'not modified (If-None-Match)' };
   const out: Json = {
     operationId: op.name,
     summary: op.summary,

@@ -98,9 +98,13 @@ export function registerOperations(
           metrics.diagnostics.inc({ operation: op.name, state });
         if (result.replayed) reply.header('Idempotency-Replayed', 'true');
         if (result.binary) {
+          // A page image never changes under its URL; a pack changes with the bundle, so it is revalidated.
           reply
             .header('ETag', result.binary.etag)
-            .header('Cache-Control', 'public, max-age=31536000, immutable')
+            .header(
+              'Cache-Control',
+              op.response === 'image' ? 'public, max-age=31536000, immutable' : 'private, no-cache',
+            )
             .header('Vary', 'Accept');
           if (etagMatches(req.headers['if-none-match'], result.binary.etag)) return reply.code(304).send();
           return reply.code(result.status).type(result.binary.contentType).send(result.binary.data);

@@ -184,7 +184,8 @@ function jsonText(result: ServiceResult): string {
 
 function successResult(service: ServiceResult, version: ProtocolVersion): CallToolResult {
   const content: ContentBlock[] = [{ type: 'text', text: jsonText(service) }];
-  if (service.binary) {
+  // Images go to the model; other files (an offline pack) are for apps, which fetch them over REST.
+  if (service.binary?.contentType.startsWith('image/')) {
     content.push({
       type: 'image',
       data: service.binary.data.toString('base64'),

@@ -397,6 +397,7 @@ describe('1. Same payloads through REST and MCP, for every operation', () => {
     const covered = new Set([
       ...Object.keys(inputs),
       'get_pdf_snapshot',
+      'export_offline_pack',
       'diagnose_guided',
       'start_diagnostic_session',
       'get_diagnostic_session',

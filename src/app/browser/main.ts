@@ -1,0 +1,531 @@
+import type { DiagnosticResponse } from '../../contract/diagnostic.js';
+import type { SearchResponse, SearchResult } from '../../contract/search.js';
+import type { OfflineEngine } from '../offline-engine.js';
+import { type Child, el, formValues, packDate, show } from './dom.js';
+import { startGuided } from './guided.js';
+import { packStore, type StoredPack } from './store.js';
+
+interface Settings {
+  server: string;
+  key: string;
+}
+
+const SETTINGS = 'heatsource.settings';
+
+/** The server address and API key the technician connected with (kept on this device only). */
+export function settings(): Settings | null {
+  try {
+    const s = JSON.parse(localStorage.getItem(SETTINGS) ?? 'null') as Settings | null;
+    return s?.server && s.key ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The network is down (or the server unreachable): the app answers from its packs. */
+export class NetworkDown extends Error {}
+
+/** A call to the server with the saved key; throws NetworkDown when it cannot be reached. */
+export async function api(path: string, init: RequestInit = {}): Promise<Response> {
+  const s = settings();
+  if (!s) throw new NetworkDown('not connected to a server');
+  if (!navigator.onLine) throw new NetworkDown('offline');
+  try {
+    return await fetch(new URL(path, s.server), {
+      ...init,
+      headers: { authorization: `Bearer ${s.key}`, ...(init.headers as Record<string, string>) },
+    });
+  } catch (err) {
+    throw new NetworkDown((err as Error).message);
+  }
+}
+
+export async function problemText(res: Response): Promise<string> {
+  try {
+    const p = (await res.json()) as { detail?: string; title?: string };
+    return p.detail ?? p.title ?? `the server answered ${res.status}`;
+  } catch {
+    return `the server answered ${res.status}`;
+  }
+}
+
+/** The packs kept on this device, each opened in SQLite/WebAssembly on first use. */
+class Packs {
+  private readonly engines = new Map<string, { pack: StoredPack; engine: OfflineEngine }>();
+  packs: StoredPack[] = [];
+
+  async reload(): Promise<void> {
+    this.packs = (await packStore.all()).sort((a, b) => a.key.localeCompare(b.key));
+    for (const [key, entry] of this.engines) {
+      const pack = this.packs.find((p) => p.key === key);
+      if (!pack || pack.etag !== entry.pack.etag || pack.built_at !== entry.pack.built_at) {
+        entry.engine.close();
+        this.engines.delete(key);
+      }
+    }
+  }
+
+  private async engine(pack: StoredPack): Promise<OfflineEngine> {
+    const known = this.engines.get(pack.key);
+    if (known) return known.engine;
+    const { openPack } = await import('./pack-engine.js');
+    const engine = await openPack(pack.bytes, pack.key);
+    this.engines.set(pack.key, { pack, engine });
+    return engine;
+  }
+
+  /** The pack (and its engine) holding a brand, by name or alias, when one is kept. */
+  async forBrand(brand: string): Promise<{ pack: StoredPack; engine: OfflineEngine } | null> {
+    for (const pack of this.packs) {
+      const engine = await this.engine(pack);
+      if (engine.view.brandOf(brand)) return { pack, engine };
+    }
+    return null;
+  }
+
+  /** Opens every pack ahead of use, so that a look-up offline only runs its query. */
+  async warm(): Promise<void> {
+    for (const pack of this.packs) await this.engine(pack);
+  }
+
+  brands(): string[] {
+    return [...new Set(this.packs.flatMap((p) => p.brands))].sort();
+  }
+}
+
+export const packs = new Packs();
+
+function sourceNote(pack: StoredPack | null): HTMLElement {
+  return pack
+    ? el(
+        'p',
+        { class: 'source offline', 'data-source': 'pack' },
+        `Answered from the offline pack of ${packDate(pack.built_at)} on this device (no network used).`,
+      )
+    : el('p', { class: 'source online', 'data-source': 'server' }, 'Answered by the server.');
+}
+
+/** A cited page from a pack, with the cited text's lines highlighted (the boxes the console draws). */
+export function pageFigure(
+  engine: OfflineEngine,
+  cite: { document_id: string; page: number; text: string; chunk_id?: string },
+): HTMLElement | null {
+  const shot = engine.snapshot(cite.document_id, cite.page);
+  const h = engine.highlight(cite);
+  if (!shot || !h) return null;
+  const url = URL.createObjectURL(new Blob([shot.webp as BlobPart], { type: 'image/webp' }));
+  const svgNs = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(svgNs, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${h.width} ${h.height}`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('aria-hidden', 'true');
+  for (const b of h.boxes) {
+    const r = document.createElementNS(svgNs, 'rect');
+    r.setAttribute('class', 'hl');
+    r.setAttribute('data-highlight', '');
+    r.setAttribute('x', String(b.x0 - 2));
+    r.setAttribute('y', String(b.y0 - 2));
+    r.setAttribute('width', String(b.x1 - b.x0 + 4));
+    r.setAttribute('height', String(b.y1 - b.y0 + 4));
+    svg.append(r);
+  }
+  const img = el('img', {
+    src: url,
+    alt: `Page ${cite.page}${h.boxes.length ? ', cited lines highlighted' : ''}`,
+    width: String(shot.width),
+    height: String(shot.height),
+  });
+  const frame = el('div', { class: 'page-frame' }, img);
+  frame.append(svg);
+  return el(
+    'figure',
+    { class: 'page', 'data-page': String(cite.page) },
+    frame,
+    el(
+      'figcaption',
+      {},
+      `Page ${cite.page}: ${h.boxes.length} highlighted ${h.boxes.length === 1 ? 'area' : 'areas'}`,
+    ),
+  );
+}
+
+function renderDiagnostic(
+  body: DiagnosticResponse,
+  pack: StoredPack | null,
+  engine: OfflineEngine | null,
+): Child[] {
+  const out: Child[] = [sourceNote(pack)];
+  if (body.state !== 'answer') {
+    const what: Record<string, string> = {
+      ambiguous: 'More than one reading: say which.',
+      unknown_code: 'No manual of this brand documents this code for this model.',
+      out_of_coverage: pack
+        ? 'The offline pack holds no manual for this.'
+        : 'The corpus holds no manual for this.',
+    };
+    out.push(el('p', { class: 'state', 'data-state': body.state }, what[body.state] ?? body.state));
+    for (const q of body.follow_up_questions) {
+      out.push(
+        el('p', { class: 'follow-up' }, q.question, q.options.length ? ` (${q.options.join(', ')})` : ''),
+      );
+    }
+    for (const a of body.alternatives.slice(0, 5)) {
+      out.push(
+        el(
+          'p',
+          { class: 'alternative' },
+          `${a.error_code}: ${a.title} (${a.models.join(', ')}), ${a.citation.title} p. ${a.citation.page}`,
+        ),
+      );
+    }
+    return out;
+  }
+  out.push(el('h3', { class: 'title' }, `${body.error_code}: ${body.title ?? ''}`));
+  if (body.model) out.push(el('p', { class: 'model' }, `${body.brand} ${body.model.name}`));
+  if (body.excerpt) out.push(el('blockquote', { class: 'excerpt' }, body.excerpt.text));
+  if (body.citation) {
+    out.push(
+      el(
+        'p',
+        { class: 'citation' },
+        `${body.citation.title}, page ${body.citation.page}${body.citation.page_end > body.citation.page ? `-${body.citation.page_end}` : ''}${body.citation.section ? ` (${body.citation.section})` : ''}`,
+      ),
+    );
+  }
+  if (body.causes.length) {
+    out.push(
+      el('h4', {}, 'Causes'),
+      el('ul', { class: 'causes' }, ...body.causes.map((c) => el('li', {}, c))),
+    );
+  }
+  if (body.steps.length) {
+    out.push(
+      el('h4', {}, 'Steps'),
+      el(
+        'ol',
+        { class: 'steps' },
+        ...body.steps.map((s) =>
+          el('li', {}, s.safety ? el('strong', { class: 'warning' }, `Warning: ${s.safety} `) : '', s.text),
+        ),
+      ),
+    );
+  }
+  if (body.part) {
+    out.push(
+      el(
+        'p',
+        { class: 'part' },
+        `Part: ${body.part.name}${body.part.reference ? ` (${body.part.reference})` : ''}`,
+      ),
+    );
+  }
+  if (engine && body.excerpt) {
+    const figure = pageFigure(engine, { ...body.excerpt });
+    if (figure) out.push(figure);
+  }
+  return out;
+}
+
+async function lookup(input: Record<string, string>): Promise<void> {
+  const target = document.getElementById('lookup-result')!;
+  const request = {
+    brand: input.brand ?? '',
+    ...(input.model ? { model: input.model } : {}),
+    error_code: input.error_code ?? '',
+  };
+  show(target, el('p', { class: 'busy' }, 'Looking up…'));
+  try {
+    const res = await api('/v1/diagnostic', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    if (!res.ok) return show(target, el('p', { class: 'error' }, await problemText(res)));
+    const body = (await res.json()) as DiagnosticResponse;
+    const kept = await packs.forBrand(request.brand);
+    show(target, ...renderDiagnostic(body, null, kept?.engine ?? null));
+    return;
+  } catch (err) {
+    if (!(err instanceof NetworkDown)) throw err;
+  }
+  const started = performance.now();
+  const kept = await packs.forBrand(request.brand);
+  if (!kept) {
+    return show(
+      target,
+      el(
+        'p',
+        { class: 'error' },
+        `No network, and no offline pack of "${request.brand}" is kept on this device.`,
+      ),
+    );
+  }
+  try {
+    const body = kept.engine.diagnose(request);
+    show(target, ...renderDiagnostic(body, kept.pack, kept.engine));
+  } catch (err) {
+    show(target, el('p', { class: 'error' }, (err as Error).message));
+  }
+  target.dataset.ms = (performance.now() - started).toFixed(2);
+}
+
+function renderResults(body: SearchResponse, pack: StoredPack | null, engine: OfflineEngine | null): Child[] {
+  const out: Child[] = [sourceNote(pack)];
+  if (body.results.length === 0) out.push(el('p', { class: 'state' }, 'No passage matches.'));
+  const list = el('ol', { class: 'results' });
+  for (const r of body.results) list.append(resultItem(r, engine));
+  out.push(list);
+  return out;
+}
+
+function resultItem(r: SearchResult, engine: OfflineEngine | null): HTMLElement {
+  const item = el(
+    'li',
+    { class: 'result' },
+    el('p', { class: 'snippet' }, r.snippet),
+    el('p', { class: 'citation' }, `${r.title}, page ${r.page}${r.section ? ` (${r.section})` : ''}`),
+  );
+  if (engine) {
+    const button = el('button', { type: 'button', class: 'show-page' }, 'Show the page');
+    button.addEventListener('click', () => {
+      const figure = pageFigure(engine, {
+        document_id: r.document_id,
+        page: r.page,
+        text: r.snippet,
+        chunk_id: r.chunk_id,
+      });
+      if (figure) button.replaceWith(figure);
+    });
+    item.append(button);
+  }
+  return item;
+}
+
+async function search(input: Record<string, string>): Promise<void> {
+  const target = document.getElementById('search-result')!;
+  const query = { q: input.q ?? '', ...(input.brand ? { brand: input.brand } : {}), limit: 10 };
+  show(target, el('p', { class: 'busy' }, 'Searching…'));
+  try {
+    const params = new URLSearchParams({ ...query, limit: String(query.limit) });
+    const res = await api(`/v1/search?${params}`);
+    if (!res.ok) return show(target, el('p', { class: 'error' }, await problemText(res)));
+    const kept = query.brand ? await packs.forBrand(query.brand) : null;
+    show(target, ...renderResults((await res.json()) as SearchResponse, null, kept?.engine ?? null));
+    return;
+  } catch (err) {
+    if (!(err instanceof NetworkDown)) throw err;
+  }
+  const brand = query.brand || packs.brands()[0];
+  const kept = brand ? await packs.forBrand(brand) : null;
+  if (!kept)
+    return show(
+      target,
+      el('p', { class: 'error' }, 'No network, and no offline pack of this brand is kept.'),
+    );
+  try {
+    show(target, ...renderResults(kept.engine.search({ ...query, brand }), kept.pack, kept.engine));
+  } catch (err) {
+    show(target, el('p', { class: 'error' }, (err as Error).message));
+  }
+}
+
+async function connect(values: Record<string, string>): Promise<void> {
+  const server = (values.server ?? '').trim().replace(/\/+$/, '');
+  localStorage.setItem(SETTINGS, JSON.stringify({ server, key: (values.key ?? '').trim() }));
+  await showAccount();
+}
+
+async function showAccount(): Promise<void> {
+  const target = document.getElementById('account')!;
+  if (!settings()) return show(target, 'Not connected.');
+  try {
+    const res = await api('/v1/me');
+    if (!res.ok) return show(target, el('span', { class: 'error' }, await problemText(res)));
+    const me = (await res.json()) as {
+      account: { name: string };
+      quota: { used: number; limit: number | null; period: string };
+    };
+    show(
+      target,
+      el('span', { class: 'account-name' }, me.account.name),
+      `: ${me.quota.used} of ${me.quota.limit ?? 'unlimited'} look-ups used in ${me.quota.period}.`,
+    );
+    await listBrands();
+  } catch (err) {
+    if (!(err instanceof NetworkDown)) throw err;
+    show(target, 'Offline: the account shows once the network is back.');
+  }
+}
+
+async function listBrands(): Promise<void> {
+  const box = document.getElementById('brand-list')!;
+  const res = await api('/v1/registry?limit=100');
+  if (!res.ok) return;
+  const body = (await res.json()) as {
+    brands: { name: string; documents: unknown[]; error_codes: number }[];
+  };
+  show(
+    box,
+    el('legend', {}, 'Brands to keep'),
+    ...body.brands.map((b) =>
+      el(
+        'label',
+        { class: 'check' },
+        el('input', { type: 'checkbox', name: 'brand', value: b.name }),
+        ` ${b.name} (${b.documents.length} manuals)`,
+      ),
+    ),
+  );
+}
+
+/** Downloads (or revalidates, with the ETag) the pack of one brand and stores it. */
+async function fetchPack(brand: string, previous?: StoredPack): Promise<'stored' | 'unchanged'> {
+  const res = await api(`/v1/offline-pack?${new URLSearchParams({ brands: brand })}`, {
+    headers: previous?.etag ? { 'if-none-match': previous.etag } : {},
+    cache: 'no-store',
+  });
+  const now = new Date().toISOString();
+  if (res.status === 304 && previous) {
+    await packStore.put({ ...previous, checked_at: now });
+    return 'unchanged';
+  }
+  if (!res.ok) throw new Error(await problemText(res));
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  // The pack describes itself: open it once to read its date and contents before keeping it.
+  const { openPack } = await import('./pack-engine.js');
+  const engine = await openPack(bytes, brand);
+  const { info } = engine;
+  engine.close();
+  await packStore.put({
+    key: `brands=${brand}`,
+    brands: info.brands,
+    bytes,
+    etag: res.headers.get('etag'),
+    built_at: info.built_at,
+    bundle_version: info.bundle_version,
+    documents: info.documents.length,
+    checked_at: now,
+  });
+  return 'stored';
+}
+
+async function keep(brands: string[]): Promise<void> {
+  const status = document.getElementById('keep-status')!;
+  if (brands.length === 0) return show(status, 'Pick at least one brand.');
+  for (const brand of brands) {
+    show(status, `Downloading the manuals of ${brand}…`);
+    try {
+      await fetchPack(brand);
+    } catch (err) {
+      return show(status, el('span', { class: 'error' }, `${brand}: ${(err as Error).message}`));
+    }
+  }
+  await packs.reload();
+  await renderKept();
+  show(status, el('span', { 'data-kept': brands.join(',') }, `Kept offline: ${brands.join(', ')}.`));
+}
+
+/** Revalidates every kept pack against the server, replacing those the server has rebuilt. */
+async function updatePacks(): Promise<void> {
+  const status = document.getElementById('keep-status')!;
+  let changed = 0;
+  for (const pack of packs.packs) {
+    try {
+      if ((await fetchPack(pack.brands[0] ?? '', pack)) === 'stored') changed++;
+    } catch (err) {
+      if (err instanceof NetworkDown) return;
+      show(status, el('span', { class: 'error' }, (err as Error).message));
+    }
+  }
+  await packs.reload();
+  await renderKept();
+  if (packs.packs.length)
+    show(status, changed ? `${changed} pack(s) updated.` : 'The offline packs are up to date.');
+}
+
+async function renderKept(): Promise<void> {
+  const list = document.getElementById('kept')!;
+  show(
+    list,
+    ...packs.packs.map((p) => {
+      const remove = el('button', { type: 'button', class: 'secondary' }, 'Remove');
+      remove.addEventListener('click', async () => {
+        await packStore.remove(p.key);
+        await packs.reload();
+        await renderKept();
+      });
+      return el(
+        'li',
+        { class: 'pack', 'data-brands': p.brands.join(',') },
+        el('strong', {}, p.brands.join(', ')),
+        ` ${p.documents} manuals, ${(p.bytes.byteLength / 2 ** 20).toFixed(1)} MB, pack of ${packDate(p.built_at)}`,
+        remove,
+      );
+    }),
+  );
+  const brands = document.getElementById('kept-brands')!;
+  show(brands, ...packs.brands().map((b) => el('option', { value: b })));
+}
+
+function showNetwork(): void {
+  const status = document.getElementById('net-status')!;
+  status.dataset.online = String(navigator.onLine);
+  status.textContent = navigator.onLine
+    ? 'Online'
+    : 'Offline: answers come from the manuals kept on this device';
+}
+
+async function main(): Promise<void> {
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register(new URL('sw.js', location.href), { scope: './' }).catch(() => {});
+  }
+  const form = document.getElementById('connect-form') as HTMLFormElement;
+  const s = settings();
+  (form.elements.namedItem('server') as HTMLInputElement).value = s?.server ?? location.origin;
+  (form.elements.namedItem('key') as HTMLInputElement).value = s?.key ?? '';
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void connect(formValues(form));
+  });
+  const keepForm = document.getElementById('keep-form') as HTMLFormElement;
+  keepForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const brands = Array.from(keepForm.querySelectorAll<HTMLInputElement>('input[name=brand]:checked')).map(
+      (i) => i.value,
+    );
+    void keep(brands);
+  });
+  for (const [id, run] of [
+    ['lookup-form', lookup],
+    ['search-form', search],
+  ] as const) {
+    const f = document.getElementById(id) as HTMLFormElement;
+    f.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void run(formValues(f));
+    });
+  }
+  const guided = startGuided({
+    api,
+    isNetworkDown: (err) => err instanceof NetworkDown,
+    problemText,
+    engineFor: async (brand) => (await packs.forBrand(brand))?.engine ?? null,
+  });
+  showNetwork();
+  window.addEventListener('online', () => {
+    showNetwork();
+    void guided.sync().then(updatePacks);
+  });
+  window.addEventListener('offline', showNetwork);
+  await packs.reload();
+  await renderKept();
+  document.body.dataset.ready = 'true';
+  void packs.warm();
+  if (navigator.onLine && settings()) {
+    await guided.sync();
+    await showAccount();
+    await updatePacks();
+  }
+}
+
+void main();
