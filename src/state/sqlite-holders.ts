@@ -32,6 +32,11 @@ export class SqliteHolders implements HolderStore {
       invitation: db.prepare(
         'SELECT id, account_id, email, created_at, expires_at, used_at FROM invitations WHERE token_hash = ?',
       ),
+      // Re-inviting an email ends the earlier links to it: the usual reason to re-invite is a link that
+      // went astray, and that link must not set the password afterwards.
+      endInvitationsOf: db.prepare(
+        'UPDATE invitations SET expires_at = ? WHERE email = ? AND used_at IS NULL AND expires_at > ?',
+      ),
       useInvitation: db.prepare(
         'UPDATE invitations SET used_at = ? WHERE id = ? AND used_at IS NULL AND expires_at > ?',
       ),
@@ -80,7 +85,11 @@ export class SqliteHolders implements HolderStore {
   }): Promise<Invitation> {
     const id = newHolderId('inv');
     const email = input.email.trim().toLowerCase();
-    this.s.insertInvitation.run(id, input.account_id, email, input.token_hash, this.iso(), input.expires_at);
+    const now = this.iso();
+    this.db.transaction(() => {
+      this.s.endInvitationsOf.run(now, email, now);
+      this.s.insertInvitation.run(id, input.account_id, email, input.token_hash, now, input.expires_at);
+    })();
     return this.s.invitation.get(input.token_hash) as Invitation;
   }
 

@@ -214,6 +214,35 @@ describe('console security', () => {
     expect((await new Visitor().signIn('erin@example.com', 'erin first password')).status).toBe(303);
   });
 
+  it('ends an earlier invitation link when the same email is invited again', async () => {
+    const leaked = await inviteHolder(server.state, {
+      account: 'reinvite-co',
+      email: 'rae@example.com',
+      baseUrl: server.base,
+    });
+    const fresh = await inviteHolder(server.state, {
+      account: 'reinvite-co',
+      email: 'rae@example.com',
+      baseUrl: server.base,
+    });
+    const owner = new Visitor();
+    expect((await owner.acceptInvitation(fresh.url, 'rae chose this one')).status).toBe(303);
+    const thief = new Visitor();
+    expect((await thief.request(leaked.url.slice(server.base.length))).status).toBe(410);
+    const csrf = await thief.csrf('/console/sign-in');
+    const token = new URL(leaked.url).searchParams.get('token')!;
+    const post = await thief.request('/console/invitation', {
+      csrf,
+      token,
+      password: 'thief takes over',
+      confirm: 'thief takes over',
+    });
+    expect(post.status).toBe(410);
+    // The owner's session lives on and the password is the owner's.
+    expect((await owner.request('/console/keys')).status).toBe(200);
+    expect((await new Visitor().signIn('rae@example.com', 'rae chose this one')).status).toBe(303);
+  });
+
   it('marks cookies Secure when the request came over HTTPS (here: through a proxy saying so)', async () => {
     const plain = await fetch(`${server.base}/console/sign-in`);
     const viaTls = await fetch(`${server.base}/console/sign-in`, {

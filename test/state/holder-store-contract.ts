@@ -73,6 +73,18 @@ export function holderStoreContract(name: string, open: () => Promise<StateStore
       expect(await state.accountHolders.consoleSession(hashOf('s1'))).toBeUndefined();
     });
 
+    it('a new invitation for an email ends the earlier links to it', async () => {
+      await invite('acme', 'ops@acme.example', 'tok-leaked');
+      await invite('acme', 'other@acme.example', 'tok-other');
+      await invite('acme', 'OPS@acme.example', 'tok-new');
+      expect(await state.accountHolders.openInvitation(hashOf('tok-leaked'))).toBeUndefined();
+      expect(await state.accountHolders.openInvitation(hashOf('tok-other'))).toBeDefined();
+      const holder = await state.accountHolders.acceptInvitation(hashOf('tok-new'), 'mine');
+      expect(holder?.email).toBe('ops@acme.example');
+      expect(await state.accountHolders.acceptInvitation(hashOf('tok-leaked'), 'stolen')).toBeUndefined();
+      expect((await state.accountHolders.holderByEmail('ops@acme.example'))?.password_hash).toBe('mine');
+    });
+
     it("an invitation of another account for a holder's email is void", async () => {
       await invite('acme', 'ops@acme.example', 'tok-a');
       await state.accountHolders.acceptInvitation(hashOf('tok-a'), 'first');
