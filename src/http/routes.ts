@@ -100,7 +100,9 @@ export function registerOperations(
         if (result.binary) {
           reply
             .header('ETag', result.binary.etag)
-            .header('Cache-Control', 'public, max-age=31536000, immutable')
+            // The bytes never change, but the response is keyed and billed: only the client's own cache
+            // may keep it, never a shared one that would hand it to anyone asking for the URL.
+            .header('Cache-Control', 'private, max-age=31536000, immutable')
             .header('Vary', 'Accept');
           if (etagMatches(req.headers['if-none-match'], result.binary.etag)) return reply.code(304).send();
           return reply.code(result.status).type(result.binary.contentType).send(result.binary.data);
