@@ -13,6 +13,7 @@ import { sendServiceError } from '../edge/problem.js';
 import { packageVersion } from '../edge/version.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
+import { withLegacyErrorCodes } from './param-errors.js';
 import {
   allowsBatches,
   DEFAULT_PROTOCOL_VERSION,
@@ -132,12 +133,13 @@ function webRequest(req: FastifyRequest, body: string): Request {
  * protocol version, a malformed envelope) carry `id: null`; when the request's id could be read, the
  * answer echoes it, as JSON-RPC asks.
  */
-async function sendResponse(reply: FastifyReply, response: Response, id: RequestId | null) {
+async function sendResponse(reply: FastifyReply, response: Response, id: RequestId | null, legacy = false) {
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'connection') reply.header(name, value);
   });
   let text = await response.text();
+  if (legacy) text = withLegacyErrorCodes(text);
   if (id !== null && response.status >= 400 && text.startsWith('{')) {
     const message = parseBody(text) as { id?: unknown; error?: unknown } | undefined;
     if (message?.error !== undefined && message.id === null) text = JSON.stringify({ ...message, id });
@@ -296,9 +298,9 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
             `batches were removed after protocol revision 2025-03-26; send one JSON-RPC message per POST`,
           );
         }
-        return sendResponse(reply, await serveLegacy(request, call(batchVersion)), null);
+        return sendResponse(reply, await serveLegacy(request, call(batchVersion)), null, true);
       }
-      return sendResponse(reply, await serveLegacy(request, call(version)), id);
+      return sendResponse(reply, await serveLegacy(request, call(version)), id, true);
     });
   });
 }
