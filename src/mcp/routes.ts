@@ -13,7 +13,7 @@ import { sendServiceError } from '../edge/problem.js';
 import { packageVersion } from '../edge/version.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
-import { withLegacyErrorCodes } from './param-errors.js';
+import { reservedKeyPath, withLegacyErrorCodes } from './param-errors.js';
 import {
   allowsBatches,
   DEFAULT_PROTOCOL_VERSION,
@@ -265,6 +265,19 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
       if (refused) return sendRpcError(reply, refused.status, id, RPC.invalidRequest, refused.message);
 
       const caller = await auth(req, reply);
+      const reserved = text.includes('"__proto__"') ? reservedKeyPath(body) : null;
+      if (reserved) {
+        return reply
+          .code(200)
+          .type(JSON_TYPE)
+          .send(
+            rpcError(id, -32602, `invalid params: ${reserved} is a reserved name, not a field`, {
+              errors: [
+                { field: reserved.replace(/^params\./, ''), message: 'is a reserved name, not a field' },
+              ],
+            }),
+          );
+      }
       const idempotencyKey = req.headers['idempotency-key'];
       const call = (version: ProtocolVersion): CallContext => ({
         service: {

@@ -225,4 +225,39 @@ describe('identifiers: REST and MCP agree', () => {
     const me = await fetch(`${base}/v1/me`, { headers: { authorization: key.authorization } });
     expect(((await me.json()) as { quota: { used: number } }).quota.used).toBe(0);
   });
+
+  it('refuses a __proto__ or constructor key by name: REST validation_failed, MCP -32602, never dropped', async () => {
+    const good = `"brand":"${FIX.brand}","model":"DT-AW080-M","error_code":"E9"`;
+    for (const body of [
+      `{"__proto__":{"x":1},${good}}`,
+      `{"__proto__":1,${good}}`,
+      `{"constructor":{"prototype":{}},${good}}`,
+    ]) {
+      const res = await fetch(`${base}/v1/diagnostic`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body,
+      });
+      const doc = expectProblem(
+        400,
+        res.headers.get('content-type') ?? '',
+        await res.text(),
+        'validation_failed',
+      ) as {
+        errors?: { field: string }[];
+      };
+      expect(doc.errors?.map((e) => e.field).join(' '), body).toMatch(/__proto__|constructor/);
+    }
+    for (const args of [`{"__proto__":{"x":1},${good}}`, `{"__proto__":"x",${good}}`]) {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+        body: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"diagnose","arguments":${args}}}`,
+      });
+      const reply = (await res.json()) as { id: number; error?: { code: number; message: string } };
+      expect(reply.id).toBe(4);
+      expect(reply.error?.code, args).toBe(-32602);
+      expect(reply.error?.message).toContain('arguments.__proto__');
+    }
+  });
 });
