@@ -197,6 +197,17 @@ describe('console security', () => {
     });
     expect(short.status).toBe(400);
     expect(short.text).toContain('at least 12 characters');
+    // Blank, padded and single-character passwords are refused too, and leave the invitation usable.
+    for (const weak of [' '.repeat(12), `  ${'abc'}${' '.repeat(12)}`, 'a'.repeat(16), '\t'.repeat(20)]) {
+      const r = await first.request('/console/invitation', {
+        csrf: csrf0,
+        token: token0,
+        password: weak,
+        confirm: weak,
+      });
+      expect(r.status, JSON.stringify(weak)).toBe(400);
+      expect(r.text).toMatch(/at least 12 characters|different characters/);
+    }
     expect((await first.acceptInvitation(inv.url, 'erin first password')).status).toBe(303);
     const again = new Visitor();
     const page = await again.request(inv.url.slice(server.base.length));
