@@ -183,6 +183,14 @@ export class PgHolders implements HolderStore {
     await this.pool.query('DELETE FROM sign_in_failures WHERE scope = $1', [scope]);
   }
 
+  async withdrawSignInFailure(scope: string): Promise<void> {
+    await this.pool.query(
+      `DELETE FROM sign_in_failures WHERE ctid = (
+         SELECT ctid FROM sign_in_failures WHERE scope = $1 ORDER BY at DESC LIMIT 1)`,
+      [scope],
+    );
+  }
+
   async dailyUsage(accountId: string, period: string): Promise<DailyUsage[]> {
     const { rows } = await this.pool.query<DailyUsage>(
       `SELECT substr(created_at, 1, 10) AS day, sum(units) AS units FROM usage_ledger

@@ -64,6 +64,9 @@ export class SqliteHolders implements HolderStore {
       insertFailure: db.prepare('INSERT INTO sign_in_failures (scope, at) VALUES (?, ?)'),
       purgeFailures: db.prepare('DELETE FROM sign_in_failures WHERE at < ?'),
       failures: db.prepare('SELECT count(*) AS n FROM sign_in_failures WHERE scope = ? AND at >= ?'),
+      withdrawFailure: db.prepare(
+        'DELETE FROM sign_in_failures WHERE rowid = (SELECT rowid FROM sign_in_failures WHERE scope = ? ORDER BY at DESC LIMIT 1)',
+      ),
       clearFailures: db.prepare('DELETE FROM sign_in_failures WHERE scope = ?'),
       // The ledger is deliberately unindexed (charges stay cheap); this page-view query scans it.
       daily: db.prepare(
@@ -169,6 +172,10 @@ export class SqliteHolders implements HolderStore {
 
   async clearSignInFailures(scope: string): Promise<void> {
     this.s.clearFailures.run(scope);
+  }
+
+  async withdrawSignInFailure(scope: string): Promise<void> {
+    this.s.withdrawFailure.run(scope);
   }
 
   async dailyUsage(accountId: string, period: string): Promise<DailyUsage[]> {

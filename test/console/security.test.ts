@@ -158,6 +158,33 @@ describe('console security', () => {
     expect((await new Visitor().signIn('dave@example.com', 'dave has a long password')).status).toBe(303);
   });
 
+  it('lets no more than the limit of concurrent wrong passwords for one email reach the password check', async () => {
+    await holder('race-co', 'gina@example.com', 'gina has a long password');
+    // Forty attempts at once, each from its own client (behind the trusted proxy) so that only the
+    // email's limit of five applies.
+    const attempts = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        new Visitor().signIn('gina@example.com', `wrong guess ${i}`, {
+          'x-forwarded-for': `192.0.2.${i + 1}`,
+        }),
+      ),
+    );
+    const statuses = attempts.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 401).length + statuses.filter((s) => s === 429).length).toBe(40);
+    expect((await new Visitor().signIn('gina@example.com', 'gina has a long password')).status).toBe(429);
+  });
+
+  it('does not count successful sign-ins against the client address', async () => {
+    await holder('office-co', 'hal@example.com', 'hal has a long password');
+    for (let i = 0; i < 25; i++) {
+      const r = await new Visitor().signIn('hal@example.com', 'hal has a long password', {
+        'x-forwarded-for': '198.51.100.77',
+      });
+      expect(r.status, `sign-in ${i + 1}`).toBe(303);
+    }
+  });
+
   it('throttles sign-in per client address behind a trusted proxy, not per proxy', async () => {
     await holder('proxy-co', 'frank@example.com', 'frank has a long password');
     const from = (address: string) => ({ 'x-forwarded-for': address });

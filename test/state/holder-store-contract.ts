@@ -124,6 +124,11 @@ export function holderStoreContract(name: string, open: () => Promise<StateStore
       await state.accountHolders.clearSignInFailures('email:a');
       expect(await state.accountHolders.signInFailures('email:a', since)).toBe(0);
       expect(await state.accountHolders.signInFailures('ip:1', since)).toBe(2);
+      // Withdrawing takes back one failure of that scope only.
+      await state.accountHolders.withdrawSignInFailure('ip:1');
+      expect(await state.accountHolders.signInFailures('ip:1', since)).toBe(1);
+      expect(await state.accountHolders.signInFailures('email:b', since)).toBe(1);
+      await state.accountHolders.withdrawSignInFailure('ip:9');
     });
 
     it('sums billable units per day of a period, per account', async () => {
