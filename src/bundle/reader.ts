@@ -66,8 +66,12 @@ export class BundleReader {
   /** Candidate statements by number of terms: bounded, as a question is cut to MAX_WORDS words. */
   private readonly candidateStatements = new Map<number, Database.Statement>();
 
+  /** The file as it was when opened: a later write in place is told by its size and modification time. */
+  private readonly opened: fs.Stats;
+
   constructor(readonly file: string) {
     if (!fs.existsSync(file)) throw new BundleOpenError(`bundle not found: ${file}`);
+    this.opened = fs.statSync(file);
     try {
       this.db = new Database(file, { readonly: true, fileMustExist: true });
       const meta = new Map(
@@ -153,9 +157,26 @@ export class BundleReader {
     this.db.close();
   }
 
-  /** Reads the bundle once (a readiness check): throws when the file can no longer be read. */
+  /**
+   * Reads the bundle once (a readiness check): throws when the file can no longer be read, or when the
+   * file this reader has open was written to since it was opened. A bundle is immutable; one changed in
+   * place (not replaced by a rename, after which the open file keeps the old contents) may be half
+   * written or damaged anywhere, while the pages a quick read touches still look fine.
+   */
   ping(): void {
     this.stmts.ping.get();
+    const now = fs.statSync(this.file, { throwIfNoEntry: false });
+    if (
+      now &&
+      now.ino === this.opened.ino &&
+      now.dev === this.opened.dev &&
+      (now.size !== this.opened.size || now.mtimeMs !== this.opened.mtimeMs)
+    ) {
+      throw new BundleOpenError(
+        `the bundle ${this.file} was written to in place since it was opened; publish bundles by rename ` +
+          'and reload (SIGHUP)',
+      );
+    }
   }
 
   documents(): DocumentRow[] {
