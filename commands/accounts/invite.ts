@@ -1,16 +1,15 @@
 import { Flags } from '@oclif/core';
-import { HeatsourceCommand } from '../../src/cli/base-command.js';
 import { CliError, EXIT } from '../../src/cli/exit-codes.js';
+import { StateCommand, stateFlag } from '../../src/cli/state-flag.js';
 import { InvitationError, inviteHolder } from '../../src/state/invitations.js';
-import { defaultStatePath, openState } from '../../src/state/open.js';
 
-export default class AccountsInvite extends HeatsourceCommand {
+export default class AccountsInvite extends StateCommand {
   static override summary = 'Invite a person to hold an account in the web console (a one-time link).';
   static override description =
     'Prints a link that lets the person set a password and sign in to /console, where they manage the ' +
     "account's keys and see its usage. The link works once and expires after 72 hours; only its hash is " +
     'stored. The account is created when it does not exist. Inviting the email of an existing holder again ' +
-    'lets them set a new password. Exit status 2 for an unusable email or an email holding another account.';
+    'lets them set a new password; a new invitation ends the earlier links to the same email. Exit status 2 for an unusable email or an email holding another account.';
   static override examples = [
     '<%= config.bin %> accounts invite --account acme --email ops@acme.example',
     '<%= config.bin %> accounts invite --account acme --email ops@acme.example --url https://api.example.com --json',
@@ -23,7 +22,7 @@ export default class AccountsInvite extends HeatsourceCommand {
       default: 'http://127.0.0.1:8080',
       env: 'HEATSOURCE_PUBLIC_URL',
     }),
-    state: Flags.string({ char: 's', description: 'state database' }),
+    ...stateFlag,
     json: Flags.boolean({ description: 'print JSON', default: false }),
   };
 
@@ -36,7 +35,7 @@ export default class AccountsInvite extends HeatsourceCommand {
     } catch {
       throw new CliError(`--url must be an http or https URL; got ${flags.url}`, EXIT.usage);
     }
-    const state = openState(flags.state ?? defaultStatePath());
+    const state = await this.openState(flags.state);
     try {
       const report = await inviteHolder(state, {
         account: flags.account,

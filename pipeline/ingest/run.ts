@@ -8,7 +8,9 @@ import { slugify } from '../../src/text/normalise.js';
 import { BundleBuilder, type SnapshotImage } from '../bundle/writer.js';
 import { detectSidecar } from '../detect/sidecar.js';
 import { type DocumentSource, EXTRACTOR_VERSION, extractDocument } from '../extract-document.js';
+import { decodedSizeProblem, pageCountProblem } from '../pdf/limits.js';
 import { openPdf, PdfOpenError } from '../pdf/open.js';
+import { noTextReason, textLayerProblem, textNeeded } from '../pdf/text-probe.js';
 import { SnapshotPool } from '../snapshots/index.js';
 import { discoverManuals, type ManualFile } from './discover.js';
 import { type FieldProblem, readSidecar } from './sidecar-file.js';
@@ -205,6 +207,12 @@ async function ingestOne(
   let sidecarResult = manual.sidecar ? readSidecar(manual.sidecar) : undefined;
   if (sidecarResult && !sidecarResult.ok) return fail(sidecarResult.problems);
 
+  // Before pdfjs or a snapshot worker decodes anything: a stream that inflates past the limits is refused.
+  // A file the previous bundle holds under this extractor was checked then and is not decoded now.
+  const known = ctx.previous?.get(sha256)?.extractor_version === EXTRACTOR_VERSION;
+  const bomb = known ? null : decodedSizeProblem(bytes);
+  if (bomb) return fail([{ field: '(pdf)', reason: bomb }]);
+
   let doc: Awaited<ReturnType<typeof openPdf>>;
   try {
     doc = await openPdf(bytes);
@@ -213,6 +221,8 @@ async function ingestOne(
     return fail([{ field: '(pdf)', reason }]);
   }
   try {
+    const tooLong = pageCountProblem(doc.numPages);
+    if (tooLong) return fail([{ field: '(pdf)', reason: tooLong }]);
     let sidecarSource: 'file' | 'detected' = 'file';
     if (!sidecarResult) {
       const meta = await doc.getMetadata().catch(() => undefined);
@@ -270,6 +280,10 @@ async function ingestOne(
       };
     }
 
+    // The text check comes before any snapshot is drawn: a file without text is refused at the cost of
+    // reading its text layer, never of rendering its pages.
+    const noText = await textLayerProblem(doc);
+    if (noText) return fail([{ field: '(pdf)', reason: noText }]);
     const rendering = ctx.pool ? renderAll(ctx.pool, bytes, ctx.onProgress) : Promise.resolve(undefined);
     const extracted = await extractDocument(doc, source);
     const outcome = await rendering;
@@ -277,13 +291,8 @@ async function ingestOne(
     if (outcome)
       extracted.warnings.push(...outcome.failures.map((f) => `page ${f.page}: no snapshot (${f.reason})`));
     const textChars = extracted.pages.reduce((n, p) => n + p.text.replace(/\s/g, '').length, 0);
-    if (textChars < 20 * Math.max(1, extracted.pageCount) * 0.1 && textChars < 200) {
-      return fail([
-        {
-          field: '(pdf)',
-          reason: 'no text layer: the PDF holds only images (a scan?); OCR it before ingesting',
-        },
-      ]);
+    if (textChars < textNeeded(extracted.pageCount)) {
+      return fail([{ field: '(pdf)', reason: await noTextReason(doc, []) }]);
     }
     ctx.builder.addDocument(extracted, outcome ? outcome.snapshots : null);
     ctx.seenHashes.set(sha256, manual.pdf);

@@ -69,6 +69,9 @@ export class BundleReader {
 
   readonly file: string;
 
+  /** The file as it was when opened (none for a database handed in): a later write in place is told by its size and modification time. */
+  private readonly opened: fs.Stats | undefined;
+
   /**
    * Opens a bundle file read-only, or reads a database already open: an offline pack the browser holds
    * in SQLite compiled to WebAssembly (`name` then says what it is in messages).
@@ -78,6 +81,7 @@ export class BundleReader {
     this.file = file;
     if (typeof source === 'string' && !fs.existsSync(file))
       throw new BundleOpenError(`bundle not found: ${file}`);
+    this.opened = typeof source === 'string' ? fs.statSync(file) : undefined;
     try {
       // The adapter implements the subset of better-sqlite3 the reader calls (SqlDatabase); `db` keeps
       // better-sqlite3's type for the tools that read a bundle file further (info, verify).
@@ -168,9 +172,27 @@ export class BundleReader {
     this.db.close();
   }
 
-  /** Reads the bundle once (a readiness check): throws when the file can no longer be read. */
+  /**
+   * Reads the bundle once (a readiness check): throws when the file can no longer be read, or when the
+   * file this reader has open was written to since it was opened. A bundle is immutable; one changed in
+   * place (not replaced by a rename, after which the open file keeps the old contents) may be half
+   * written or damaged anywhere, while the pages a quick read touches still look fine.
+   */
   ping(): void {
     this.stmts.ping.get();
+    if (!this.opened) return;
+    const now = fs.statSync(this.file, { throwIfNoEntry: false });
+    if (
+      now &&
+      now.ino === this.opened.ino &&
+      now.dev === this.opened.dev &&
+      (now.size !== this.opened.size || now.mtimeMs !== this.opened.mtimeMs)
+    ) {
+      throw new BundleOpenError(
+        `the bundle ${this.file} was written to in place since it was opened; publish bundles by rename ` +
+          'and reload (SIGHUP)',
+      );
+    }
   }
 
   documents(): DocumentRow[] {

@@ -6,7 +6,7 @@ import type { HeatsourceClient } from '../client/types.js';
 import type { SessionRespondRequest } from '../contract/session-requests.js';
 import type { CreateSessionRequest, Session, SessionSummary } from '../contract/sessions.js';
 import { localAccount } from '../state/local-key.js';
-import { SqliteStateStore } from '../state/sqlite-store.js';
+import { openCommandState } from './state-flag.js';
 import type { Target } from './target.js';
 
 /** An answer to a session's pending action, as the REST body carries it (the session id travels apart). */
@@ -60,7 +60,7 @@ export async function openOfflineSessions(options: {
   bundle: string;
   state: string;
 }): Promise<SessionClient> {
-  const state = new SqliteStateStore(options.state);
+  const state = await openCommandState(options.state);
   let client: HeatsourceClient;
   try {
     client = await openLocalClient({ bundle: options.bundle, state });

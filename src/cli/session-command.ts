@@ -10,7 +10,8 @@ import { resolveTarget } from './target.js';
 export const sessionSourceFlags = {
   ...sourceFlags,
   state: Flags.string({
-    description: 'offline: the file that keeps sessions between runs (default ~/.heatsource/state.sqlite)',
+    description:
+      'offline: the state that keeps sessions between runs, a SQLite file or a postgres:// URL (default ~/.heatsource/state.sqlite)',
     helpGroup: 'SOURCE',
   }),
 };

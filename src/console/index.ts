@@ -31,7 +31,7 @@ import {
   startSession,
   takeFlashSecret,
 } from './session.js';
-import { signInAllowed, throttleScopes } from './throttle.js';
+import { reserveSignIn, signInSucceeded, throttleScopes } from './throttle.js';
 
 export interface ConsoleOptions {
   services: Services;
@@ -199,7 +199,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     const password = (req.body as Body | undefined)?.password ?? '';
     const csrf = anonymousCsrf(req, reply, base);
     const scopes = throttleScopes(email, req.ip);
-    if (!(await signInAllowed(state, scopes))) {
+    if (!(await reserveSignIn(state, scopes))) {
       return sendPage(
         reply,
         signInPage(ctx, {
@@ -215,7 +215,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     if (holder) ok = await verifyPassword(holder.password_hash, password);
     else await spendVerifyTime(password);
     if (!holder || !ok) {
-      await state.accountHolders.recordSignInFailure([scopes.email, scopes.address]);
+      // The failure was counted when the attempt was reserved.
       // One message whether or not the email holds an account: the page tells nothing about who does.
       return sendPage(
         reply,
@@ -223,7 +223,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
         401,
       );
     }
-    await state.accountHolders.clearSignInFailures(scopes.email);
+    await signInSucceeded(state, scopes);
     await startSession(req, reply, state, holder.id, base);
     return reply.redirect(`${base}/keys`, 303);
   });

@@ -3,6 +3,8 @@ import { hash, verify } from '@node-rs/argon2';
 /** The shortest password accepted; long passphrases are welcome (up to MAX). */
 export const MIN_PASSWORD = 12;
 export const MAX_PASSWORD = 256;
+/** Different characters a password needs: "aaaaaaaaaaaa" is twelve characters and no secret. */
+export const MIN_DISTINCT = 5;
 
 /** argon2id with the package's defaults (19 MiB, 2 passes, 1 lane): the OWASP recommendation. */
 export function hashPassword(password: string): Promise<string> {
@@ -29,7 +31,13 @@ export async function spendVerifyTime(password: string): Promise<void> {
 
 /** Why a new password is refused, or null when it is acceptable. */
 export function passwordProblem(password: string, confirm: string): string | null {
-  if (password.length < MIN_PASSWORD) return `Use at least ${MIN_PASSWORD} characters.`;
+  // Counted in characters (code points), without the white space at either end: twelve spaces, or a
+  // short password padded with them, is no passphrase.
+  const chars = [...password.trim()];
+  if (chars.length < MIN_PASSWORD) {
+    return `Use at least ${MIN_PASSWORD} characters, not counting spaces at the start or end.`;
+  }
+  if (new Set(chars).size < MIN_DISTINCT) return `Use at least ${MIN_DISTINCT} different characters.`;
   if (password.length > MAX_PASSWORD) return `Use at most ${MAX_PASSWORD} characters.`;
   if (password !== confirm) return 'The two passwords differ.';
   return null;

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { Citation, ErrorCodeField } from './common.js';
+import { Citation, ErrorCodeField, text, wellFormed } from './common.js';
 import { ModelMatch } from './documents.js';
 import { NextAction, SessionHypothesis, SessionOutcome, SessionStatus } from './sessions.js';
-
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
 export const Language = z
   .string()
@@ -113,7 +111,12 @@ export const DiagnosticTurnRequest = z
     brand: text(100).optional(),
     model: text(100).optional(),
     error_code: ErrorCodeField.optional(),
-    message: z.string().max(4000).optional().describe('first turn: free-text description of the symptom'),
+    message: z
+      .string()
+      .max(4000)
+      .refine(...wellFormed)
+      .optional()
+      .describe('first turn: free-text description of the symptom'),
     response: z
       .strictObject({ action_id: text(100), value: TurnResponseValue })
       .optional()

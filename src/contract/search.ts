@@ -1,10 +1,16 @@
 import { z } from 'zod';
-import { Citation } from './common.js';
+import { Citation, wellFormed } from './common.js';
 
 /** Free-text search over manual chunks. Query-string values arrive as strings, hence the coercion. */
 export const SearchQuery = z
   .object({
-    q: z.string().trim().min(1).max(500).describe('Free-text question or keywords, in any manual language'),
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .refine(...wellFormed)
+      .describe('Free-text question or keywords, in any manual language'),
     brand: z
       .string()
       .trim()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Citation, ErrorCodeField } from './common.js';
+import { Citation, ErrorCodeField, wellFormed } from './common.js';
 
 /** Guided troubleshooting sessions: the requests and responses of /v2/diagnostic-sessions and its tools. */
 
@@ -186,13 +186,24 @@ export type Session = z.infer<typeof Session>;
 
 export const CreateSessionRequest = z
   .object({
-    brand: z.string().min(1),
-    model: z.string().min(1),
+    brand: z
+      .string()
+      .min(1)
+      .refine(...wellFormed),
+    model: z
+      .string()
+      .min(1)
+      .refine(...wellFormed),
     equipment: SessionEquipmentKind.optional().describe(
       'Derived from the model when the corpus knows it; required otherwise',
     ),
     error_code: ErrorCodeField.optional(),
-    symptom: z.string().min(1).max(4000).optional(),
+    symptom: z
+      .string()
+      .min(1)
+      .max(4000)
+      .refine(...wellFormed)
+      .optional(),
     context: SessionContext.optional(),
     readings: z
       .array(z.object({ quantity: z.string().min(1), value: AnswerValue }).strict())

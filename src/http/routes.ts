@@ -98,12 +98,14 @@ export function registerOperations(
           metrics.diagnostics.inc({ operation: op.name, state });
         if (result.replayed) reply.header('Idempotency-Replayed', 'true');
         if (result.binary) {
-          // A page image never changes under its URL; a pack changes with the bundle, so it is revalidated.
           reply
             .header('ETag', result.binary.etag)
+            // The response is keyed (and a page image billed): only the client's own cache may keep it,
+            // never a shared one that would hand it to anyone asking for the URL. A page image never
+            // changes under its URL; a pack changes with the bundle, so it is revalidated.
             .header(
               'Cache-Control',
-              op.response === 'image' ? 'public, max-age=31536000, immutable' : 'private, no-cache',
+              op.response === 'image' ? 'private, max-age=31536000, immutable' : 'private, no-cache',
             )
             .header('Vary', 'Accept');
           if (etagMatches(req.headers['if-none-match'], result.binary.etag)) return reply.code(304).send();

@@ -1,3 +1,4 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CorpusView } from '../engine/corpus.js';
 import { TROUBLESHOOT_PROMPT } from './prompts.js';
 import { PAGE_URI_TEMPLATE } from './resources.js';
@@ -57,8 +58,13 @@ export function completeArgument(view: CorpusView, request: CompletionRequest): 
     if (argument.name === 'equipment') return complete(['air_water', 'air_air'], argument.value);
     return NONE;
   }
-  if (ref.type === 'ref/resource' && ref.uri === PAGE_URI_TEMPLATE && argument.name === 'document_id') {
-    return complete(view.documentIds(), argument.value);
+  if (ref.type === 'ref/resource' && ref.uri === PAGE_URI_TEMPLATE) {
+    return argument.name === 'document_id' ? complete(view.documentIds(), argument.value) : NONE;
   }
-  return NONE;
+  // A reference to something this server does not offer is invalid params (as the protocol's completion
+  // page lists for an unknown prompt); an unknown argument of a known one merely has no values.
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    ref.type === 'ref/prompt' ? `unknown prompt: ${ref.name}` : `unknown resource template: ${ref.uri}`,
+  );
 }

@@ -102,7 +102,7 @@ export class PageResources {
 
   /**
    * The page's text and snapshot. An unknown page is ResourceNotFoundError: -32602 with the URI in `data`
-   * (SEP-2164); the SDK writes that code for the 2025 revisions too, whose clients accept it beside -32002.
+   * (SEP-2164); the endpoint turns it into -32002 for the 2025 revisions (`withLegacyErrorCodes`).
    */
   async read(uri: string): Promise<ResourceContents[]> {
     const at = parsePageUri(uri);

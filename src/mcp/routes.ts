@@ -13,6 +13,7 @@ import { sendServiceError } from '../edge/problem.js';
 import { packageVersion } from '../edge/version.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
+import { reservedKeyPath, withLegacyErrorCodes } from './param-errors.js';
 import {
   allowsBatches,
   DEFAULT_PROTOCOL_VERSION,
@@ -138,7 +139,7 @@ function webRequest(req: FastifyRequest, body: string | null): Request {
  * protocol version, a malformed envelope) carry `id: null`; when the request's id could be read, the
  * answer echoes it, as JSON-RPC asks.
  */
-async function sendResponse(reply: FastifyReply, response: Response, id: RequestId | null) {
+async function sendResponse(reply: FastifyReply, response: Response, id: RequestId | null, legacy = false) {
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'connection') reply.header(name, value);
@@ -146,9 +147,12 @@ async function sendResponse(reply: FastifyReply, response: Response, id: Request
   // A success is passed on as the bytes the SDK wrote, without decoding them to a string and back.
   if (response.status < 400) {
     const bytes = Buffer.from(await response.arrayBuffer());
+    // JSON-RPC errors come with status 200 too: the 2025 revisions' resource-not-found code is set here.
+    if (legacy && bytes.includes('-32602')) return reply.send(withLegacyErrorCodes(bytes.toString('utf8')));
     return reply.send(bytes.length > 0 ? bytes : undefined);
   }
   let text = await response.text();
+  if (legacy) text = withLegacyErrorCodes(text);
   if (id !== null && response.status >= 400 && text.startsWith('{')) {
     const message = parseBody(text) as { id?: unknown; error?: unknown } | undefined;
     if (message?.error !== undefined && message.id === null) text = JSON.stringify({ ...message, id });
@@ -274,6 +278,19 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
       if (refused) return sendRpcError(reply, refused.status, id, RPC.invalidRequest, refused.message);
 
       const caller = await auth(req, reply);
+      const reserved = text.includes('"__proto__"') ? reservedKeyPath(body) : null;
+      if (reserved) {
+        return reply
+          .code(200)
+          .type(JSON_TYPE)
+          .send(
+            rpcError(id, -32602, `invalid params: ${reserved} is a reserved name, not a field`, {
+              errors: [
+                { field: reserved.replace(/^params\./, ''), message: 'is a reserved name, not a field' },
+              ],
+            }),
+          );
+      }
       const idempotencyKey = req.headers['idempotency-key'];
       const call = (version: ProtocolVersion): CallContext => ({
         service: {
@@ -307,9 +324,9 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
             `batches were removed after protocol revision 2025-03-26; send one JSON-RPC message per POST`,
           );
         }
-        return sendResponse(reply, await serveLegacy(request, body, call(batchVersion)), null);
+        return sendResponse(reply, await serveLegacy(request, body, call(batchVersion)), null, true);
       }
-      return sendResponse(reply, await serveLegacy(request, body, call(version)), id);
+      return sendResponse(reply, await serveLegacy(request, body, call(version)), id, true);
     });
   });
 }

@@ -1,7 +1,8 @@
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
 import type { ServiceContext } from '../engine/context.js';
 import type { Services } from '../engine/services.js';
 import { type CompletionRequest, completeArgument } from './completion.js';
+import { ParamCheckedServer } from './param-errors.js';
 import { TROUBLESHOOT_PROMPT, troubleshootMessages } from './prompts.js';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, type ProtocolVersion } from './protocol.js';
 import { PageResources } from './resources.js';
@@ -65,7 +66,7 @@ export class McpCatalog {
   server(call: CallContext): Server {
     // The low-level server (not McpServer): tools, resources and prompts are described by our zod contract
     // and served by our service layer, which McpServer's registration API would have us duplicate.
-    const server = new Server(
+    const server = new ParamCheckedServer(
       { name: 'heatsource', title: 'heatsource', version: this.options.serverVersion },
       {
         capabilities: {

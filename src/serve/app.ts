@@ -119,6 +119,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // One line per request is written by the onResponse hook below, with the route and no headers.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // A `__proto__` or `constructor` key is valid JSON: it stays an own property of the parsed body (as
+    // JSON.parse leaves it), and the operation's schema refuses it by name like any field it does not
+    // take (`validation_failed`), instead of Fastify calling the body "not valid JSON". Every body is
+    // validated by zod before any handler reads it, and zod builds its output afresh from the schema.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();

@@ -146,6 +146,7 @@ export async function startServer(
   if (options.afterListen) for (const line of await options.afterListen(url, state)) notice(line);
   const purge = setInterval(() => {
     state.purgeExpiredIdempotency().catch((err) => app.log.error({ err }, 'idempotency purge failed'));
+    state.purgeExpiredSessions().catch((err) => app.log.error({ err }, 'session purge failed'));
   }, 10 * 60_000);
   purge.unref();
 

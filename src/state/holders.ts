@@ -72,6 +72,8 @@ export interface HolderStore {
   /** Failed sign-ins of a scope since an instant (ISO 8601). */
   signInFailures(scope: string, since: string): Promise<number>;
   clearSignInFailures(scope: string): Promise<void>;
+  /** Takes back the latest failure of a scope: an attempt counted in advance that then succeeded. */
+  withdrawSignInFailure(scope: string): Promise<void>;
 
   /** Billable units per UTC day of a period (`YYYY-MM`), days without charges left out, oldest first. */
   dailyUsage(accountId: string, period: string): Promise<DailyUsage[]>;

@@ -30,6 +30,13 @@ export function openState(
   options: OpenStateOptions = {},
 ): SqliteStateStore {
   const { mustExist, ...storeOptions } = options;
+  // A URL is never a file name: a scheme this function does not open (a misspelt `postgres:/`, `mysql://`)
+  // would otherwise become a SQLite file at a relative path while the operator believes the database got it.
+  if (/^[a-z][a-z0-9+.-]*:\/\/?[^/\\]/i.test(file) && !/^[a-z]:[\\/]/i.test(file)) {
+    throw new StateOpenError(
+      `${describeState(file)}: not a state this version opens (a SQLite file path, or a postgres:// URL)`,
+    );
+  }
   if (mustExist && file !== ':memory:' && !fs.existsSync(file)) {
     throw new StateOpenError(
       `${file}: no such state database (\`heatsource serve\` or \`heatsource keys create\` makes one)`,
@@ -51,13 +58,13 @@ export function openState(
 
 /** A `--state` value as it may be shown: a URL without its password. */
 export function describeState(spec: string): string {
-  if (!isPostgresUrl(spec)) return spec;
+  if (!spec.includes('://')) return spec;
   try {
     const u = new URL(spec);
     if (u.password) u.password = '***';
     return u.toString();
   } catch {
-    return 'postgres://…';
+    return `${spec.slice(0, spec.indexOf('://'))}://…`;
   }
 }
 

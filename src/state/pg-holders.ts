@@ -41,8 +41,13 @@ export class PgHolders implements HolderStore {
     token_hash: Buffer;
     expires_at: string;
   }): Promise<Invitation> {
+    // Re-inviting an email ends the earlier links to it (in the same statement): the usual reason to
+    // re-invite is a link that went astray, and that link must not set the password afterwards.
     const { rows } = await this.pool.query<Invitation>(
-      `INSERT INTO invitations (id, account_id, email, token_hash, created_at, expires_at)
+      `WITH ended AS (
+         UPDATE invitations SET expires_at = $5 WHERE email = $3 AND used_at IS NULL AND expires_at > $5
+       )
+       INSERT INTO invitations (id, account_id, email, token_hash, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${INVITATION_COLUMNS}`,
       [
         newHolderId('inv'),
@@ -176,6 +181,14 @@ export class PgHolders implements HolderStore {
 
   async clearSignInFailures(scope: string): Promise<void> {
     await this.pool.query('DELETE FROM sign_in_failures WHERE scope = $1', [scope]);
+  }
+
+  async withdrawSignInFailure(scope: string): Promise<void> {
+    await this.pool.query(
+      `DELETE FROM sign_in_failures WHERE ctid = (
+         SELECT ctid FROM sign_in_failures WHERE scope = $1 ORDER BY at DESC LIMIT 1)`,
+      [scope],
+    );
   }
 
   async dailyUsage(accountId: string, period: string): Promise<DailyUsage[]> {

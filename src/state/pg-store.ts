@@ -13,6 +13,7 @@ import {
   IN_FLIGHT_LEASE_MS,
   publicKey,
   quotaStatus,
+  SESSION_TTL_MS,
 } from './quota.js';
 import { type RateDecision, type RateLimiter, rateDecision, rateWindowSql } from './rate-limit.js';
 import {
@@ -696,6 +697,13 @@ export class PgStateStore implements StateStore {
     return (
       (await this.pool.query('DELETE FROM idempotency_records WHERE expires_at <= $1', [this.now()]))
         .rowCount ?? 0
+    );
+  }
+
+  async purgeExpiredSessions(): Promise<number> {
+    const before = new Date(this.now() - SESSION_TTL_MS).toISOString();
+    return (
+      (await this.pool.query('DELETE FROM diagnostic_sessions WHERE updated_at < $1', [before])).rowCount ?? 0
     );
   }
 

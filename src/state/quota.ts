@@ -4,6 +4,11 @@ import type { Account, ApiKey, QuotaStatus } from './types.js';
 /** Requests per minute per key for accounts created without an explicit limit. */
 export const DEFAULT_RATE_LIMIT = 600;
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * A guided session no one has answered for this long is deleted (its id then answers 404): a technician's
+ * job is done within days, and without it every session started would be kept forever.
+ */
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** An in-flight record older than this belongs to a request that died; a retry may take it over. */
 export const IN_FLIGHT_LEASE_MS = 60 * 1000;
 

@@ -32,6 +32,11 @@ export class SqliteHolders implements HolderStore {
       invitation: db.prepare(
         'SELECT id, account_id, email, created_at, expires_at, used_at FROM invitations WHERE token_hash = ?',
       ),
+      // Re-inviting an email ends the earlier links to it: the usual reason to re-invite is a link that
+      // went astray, and that link must not set the password afterwards.
+      endInvitationsOf: db.prepare(
+        'UPDATE invitations SET expires_at = ? WHERE email = ? AND used_at IS NULL AND expires_at > ?',
+      ),
       useInvitation: db.prepare(
         'UPDATE invitations SET used_at = ? WHERE id = ? AND used_at IS NULL AND expires_at > ?',
       ),
@@ -59,6 +64,9 @@ export class SqliteHolders implements HolderStore {
       insertFailure: db.prepare('INSERT INTO sign_in_failures (scope, at) VALUES (?, ?)'),
       purgeFailures: db.prepare('DELETE FROM sign_in_failures WHERE at < ?'),
       failures: db.prepare('SELECT count(*) AS n FROM sign_in_failures WHERE scope = ? AND at >= ?'),
+      withdrawFailure: db.prepare(
+        'DELETE FROM sign_in_failures WHERE rowid = (SELECT rowid FROM sign_in_failures WHERE scope = ? ORDER BY at DESC LIMIT 1)',
+      ),
       clearFailures: db.prepare('DELETE FROM sign_in_failures WHERE scope = ?'),
       // The ledger is deliberately unindexed (charges stay cheap); this page-view query scans it.
       daily: db.prepare(
@@ -80,7 +88,11 @@ export class SqliteHolders implements HolderStore {
   }): Promise<Invitation> {
     const id = newHolderId('inv');
     const email = input.email.trim().toLowerCase();
-    this.s.insertInvitation.run(id, input.account_id, email, input.token_hash, this.iso(), input.expires_at);
+    const now = this.iso();
+    this.db.transaction(() => {
+      this.s.endInvitationsOf.run(now, email, now);
+      this.s.insertInvitation.run(id, input.account_id, email, input.token_hash, now, input.expires_at);
+    })();
     return this.s.invitation.get(input.token_hash) as Invitation;
   }
 
@@ -160,6 +172,10 @@ export class SqliteHolders implements HolderStore {
 
   async clearSignInFailures(scope: string): Promise<void> {
     this.s.clearFailures.run(scope);
+  }
+
+  async withdrawSignInFailure(scope: string): Promise<void> {
+    this.s.withdrawFailure.run(scope);
   }
 
   async dailyUsage(accountId: string, period: string): Promise<DailyUsage[]> {

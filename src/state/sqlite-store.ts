@@ -13,6 +13,7 @@ import {
   IN_FLIGHT_LEASE_MS,
   publicKey,
   quotaStatus,
+  SESSION_TTL_MS,
 } from './quota.js';
 import { type RateLimiter, rateDecision, rateWindowSql } from './rate-limit.js';
 import { SqliteHolders } from './sqlite-holders.js';
@@ -500,6 +501,11 @@ export class SqliteStateStore implements StateStore {
 
   async purgeExpiredIdempotency(): Promise<number> {
     return this.s.idemPurge.run(this.now()).changes;
+  }
+
+  async purgeExpiredSessions(): Promise<number> {
+    const before = new Date(this.now() - SESSION_TTL_MS).toISOString();
+    return this.db.prepare('DELETE FROM diagnostic_sessions WHERE updated_at < ?').run(before).changes;
   }
 
   /** The account holders' group (HolderStore), its statements prepared on first use. */

@@ -196,6 +196,8 @@ export interface StateStore {
   /** Forgets an in-flight record so that the request can be retried with the same key. */
   abandonIdempotent(ref: IdempotencyRef): Promise<void>;
   purgeExpiredIdempotency(): Promise<number>;
+  /** Deletes the guided sessions not written to for SESSION_TTL_MS; returns how many. */
+  purgeExpiredSessions(): Promise<number>;
   /**
    * Releases the in-flight Idempotency-Keys held by server processes that no longer run (killed mid-request),
    * so that a retry after a restart is served at once instead of answered `idempotency_key_in_use` until

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/engine/errors.js';
 import { buildFixtureBundle, type TestApi, testApi } from './fixture.js';
@@ -178,6 +181,35 @@ describe('problem documents', () => {
       expect(me.headers.connection).toBe('close');
     } finally {
       await draining.close();
+    }
+  });
+
+  it('answers /readyz 503 once the bundle file is written to in place, and 200 after a rename over it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-damaged-'));
+    const live = path.join(dir, 'live.bundle');
+    fs.copyFileSync(bundle, live);
+    const damaged = await testApi(live);
+    try {
+      expect((await damaged.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      // Overwrite bytes in the middle of the live file, as a copy onto it (not a rename) would.
+      const fd = fs.openSync(live, 'r+');
+      fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, Math.floor(fs.fstatSync(fd).size / 2));
+      fs.closeSync(fd);
+      const ready = await damaged.app.inject({ method: 'GET', url: '/readyz' });
+      expectProblem(ready, 503, 'service_unavailable');
+    } finally {
+      await damaged.close();
+    }
+    // Publishing by rename leaves the open file as it was: still ready.
+    fs.copyFileSync(bundle, live);
+    const renamed = await testApi(live);
+    try {
+      fs.copyFileSync(bundle, `${live}.tmp`);
+      fs.renameSync(`${live}.tmp`, live);
+      expect((await renamed.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    } finally {
+      await renamed.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

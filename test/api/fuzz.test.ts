@@ -341,6 +341,162 @@ describe('fuzzing every route and tool', () => {
     expect(failures.slice(0, 5)).toEqual([]);
   }, 120_000);
 
+  it('answers hostile params of every other MCP method, in both eras, with a result or -32602, never -32603', async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'fuzz', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const value = () => (random() < 0.5 ? pick(HOSTILE) : random() < 0.5 ? pick(NUMBERS) : pick(OTHERS));
+    const paramsFor: Record<string, () => Record<string, unknown>> = {
+      initialize: () => ({
+        protocolVersion: pick<unknown>(['2025-06-18', '2025-11-25', ...HOSTILE.slice(0, 6), 42, null]),
+        capabilities: random() < 0.7 ? {} : value(),
+        clientInfo: random() < 0.6 ? { name: 'fuzz', version: '0' } : value(),
+      }),
+      'completion/complete': () => ({
+        ref: pick<unknown>([
+          42,
+          null,
+          { type: 'ref/prompt', name: value() },
+          { type: 'ref/prompt', name: 'troubleshoot_error_code' },
+          { type: 'ref/resource', uri: value() },
+          { type: value(), name: 'x' },
+        ]),
+        argument:
+          random() < 0.6 ? { name: pick(['brand', 'model', 'document_id', 'x']), value: value() } : value(),
+        ...(random() < 0.3 ? { context: { arguments: value() } } : {}),
+      }),
+      'prompts/get': () => ({
+        name: random() < 0.5 ? 'troubleshoot_error_code' : value(),
+        ...(random() < 0.7
+          ? { arguments: random() < 0.5 ? { brand: value(), model: value() } : value() }
+          : {}),
+      }),
+      'resources/read': () => ({
+        uri: random() < 0.5 ? `heatsource://documents/${pick(HOSTILE)}/pages/${pick(NUMBERS)}` : value(),
+      }),
+      'tools/list': () => ({ cursor: value() }),
+      'resources/list': () => ({ cursor: value() }),
+      'resources/templates/list': () => ({ cursor: value() }),
+      'prompts/list': () => ({ cursor: value() }),
+    };
+    const calls: { era: '2025' | '2026'; method: string; body: string }[] = [];
+    for (const [method, make] of Object.entries(paramsFor)) {
+      for (let i = 0; i < 30; i++) {
+        const params = make();
+        // A __proto__ key, which JSON can carry and an object literal cannot.
+        const text = JSON.stringify({ jsonrpc: '2.0', id: i + 1, method, params });
+        const body = random() < 0.1 ? text.replace('"params":{', '"params":{"__proto__":{"x":1},') : text;
+        calls.push({ era: '2025', method, body });
+        if (method !== 'initialize') {
+          const modern = JSON.stringify({
+            jsonrpc: '2.0',
+            id: i + 1,
+            method,
+            params: { ...params, _meta: meta },
+          });
+          calls.push({ era: '2026', method, body: modern });
+        }
+      }
+    }
+    const failures: Failure[] = [];
+    await runAll(calls, async (call) => {
+      const headers: Record<string, string> = {
+        authorization,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      if (call.era === '2026') {
+        headers['mcp-protocol-version'] = '2026-07-28';
+        headers['mcp-method'] = call.method;
+      } else {
+        headers['mcp-protocol-version'] = '2025-11-25';
+      }
+      const res = await fetch(`${base}/mcp`, { method: 'POST', headers, body: call.body });
+      const text = await res.text();
+      type Reply = { error?: { code?: number; message?: string } };
+      let reply: Reply | null = null;
+      try {
+        reply = JSON.parse(text) as Reply;
+      } catch {
+        reply = null;
+      }
+      const code = reply?.error?.code;
+      const why =
+        res.status >= 500
+          ? '5xx'
+          : code === -32603
+            ? 'JSON-RPC internal error'
+            : (leaks(text) ??
+              (reply === null
+                ? 'not JSON'
+                : typeof reply.error?.message === 'string' && /^\s*\[/.test(reply.error.message)
+                  ? 'raw issue list as message'
+                  : null));
+      if (why)
+        failures.push({
+          request: `${call.era} ${call.body.slice(0, 180)}`,
+          status: res.status,
+          why,
+          body: text.slice(0, 300),
+        });
+    });
+    expect(failures.slice(0, 5)).toEqual([]);
+  }, 120_000);
+
+  it('refuses raw JSON bodies with __proto__ keys and lone surrogate escapes as problem documents', async () => {
+    const k = await api.key('fuzz-raw-json');
+    const fields = [
+      `"brand":"${FIX.brand}"`,
+      '"model":"DT-A100-E\\ud800"',
+      '"brand":"\\udfff"',
+      '"error_code":"E9"',
+      '"__proto__":{"x":1}',
+      '"__proto__":null',
+      '"constructor":{"prototype":{"x":1}}',
+      '"model":"DT-A100-E"',
+    ];
+    const targets = [
+      '/v1/diagnostic',
+      '/v2/diagnostic',
+      '/v1/diagnostic/turn',
+      '/v2/diagnostic-sessions',
+      '/v2/models/resolve',
+    ];
+    const failures: Failure[] = [];
+    const cases = Array.from({ length: 150 }, () => {
+      const chosen = fields.filter(() => random() < 0.5);
+      return { url: pick(targets), body: `{${chosen.join(',')}}` };
+    });
+    await runAll(cases, async (c) => {
+      const res = await fetch(`${base}${c.url}`, {
+        method: 'POST',
+        headers: { authorization: k.authorization, 'content-type': 'application/json' },
+        body: c.body,
+      });
+      const text = await res.text();
+      let why = checkRest(res.status, res.headers.get('content-type'), text);
+      const suspicious = /\\ud[89a-f]|__proto__|constructor/.test(c.body);
+      if (!why && suspicious && res.status < 400) why = `accepted: ${res.status}`;
+      if (
+        !why &&
+        suspicious &&
+        res.status >= 400 &&
+        (JSON.parse(text) as { code: string }).code === 'malformed_json'
+      )
+        why = 'valid JSON called malformed';
+      if (why)
+        failures.push({
+          request: `${c.url} ${c.body}`.slice(0, 200),
+          status: res.status,
+          why,
+          body: text.slice(0, 300),
+        });
+    });
+    expect(failures.slice(0, 5)).toEqual([]);
+  }, 120_000);
+
   it('answers malformed HTTP over a raw socket with a problem document, or closes', async () => {
     const lines = [
       'GET /v1/me HTTP/1.1',

@@ -168,4 +168,96 @@ describe('identifiers: REST and MCP agree', () => {
     });
     expectProblem(400, res.headers.get('content-type') ?? '', await res.text(), 'validation_failed');
   });
+
+  it('refuses a lone surrogate in the brand, model or text of a billable request, over REST and MCP, unbilled', async () => {
+    const key = await api.key('surrogates');
+    const bodies: [string, string, string, Record<string, unknown>][] = [
+      [
+        'diagnose',
+        'POST',
+        '/v1/diagnostic',
+        { brand: FIX.brand, model: 'DT-AW080-M\ud800', error_code: 'E9' },
+      ],
+      ['diagnose', 'POST', '/v1/diagnostic', { brand: 'Demo\udfff', error_code: 'E9' }],
+      ['diagnose_strict', 'POST', '/v2/diagnostic', { brand: FIX.brand, model: 'M\ud800', error_code: 'E9' }],
+      [
+        'diagnose_guided',
+        'POST',
+        '/v1/diagnostic/turn',
+        { brand: FIX.brand, model: 'M\ud800', message: 'E9' },
+      ],
+      [
+        'start_diagnostic_session',
+        'POST',
+        '/v2/diagnostic-sessions',
+        { brand: 'B\ud800', model: 'M', equipment: 'air_water' },
+      ],
+      [
+        'start_diagnostic_session',
+        'POST',
+        '/v2/diagnostic-sessions',
+        { brand: FIX.brand, model: 'M\ud800', equipment: 'air_water' },
+      ],
+    ];
+    for (const [tool, method, path, body] of bodies) {
+      // JSON.stringify writes a lone surrogate as its escape (`\ud800`), as a client sends it.
+      const json = JSON.stringify(body);
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: key.authorization,
+          'content-type': 'application/json',
+          'idempotency-key': `s-${Math.random()}`,
+        },
+        body: json,
+      });
+      expectProblem(400, res.headers.get('content-type') ?? '', await res.text(), 'validation_failed');
+      const r = await mcpPost(`${base}/mcp`, key.authorization, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: tool, arguments: JSON.parse(json) },
+      });
+      const result = r.body.result as { isError?: boolean; structuredContent: { code: string } };
+      expect(result.isError, `${tool} ${json}`).toBe(true);
+      expect(result.structuredContent.code, `${tool} ${json}`).toBe('validation_failed');
+    }
+    const me = await fetch(`${base}/v1/me`, { headers: { authorization: key.authorization } });
+    expect(((await me.json()) as { quota: { used: number } }).quota.used).toBe(0);
+  });
+
+  it('refuses a __proto__ or constructor key by name: REST validation_failed, MCP -32602, never dropped', async () => {
+    const good = `"brand":"${FIX.brand}","model":"DT-AW080-M","error_code":"E9"`;
+    for (const body of [
+      `{"__proto__":{"x":1},${good}}`,
+      `{"__proto__":1,${good}}`,
+      `{"constructor":{"prototype":{}},${good}}`,
+    ]) {
+      const res = await fetch(`${base}/v1/diagnostic`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body,
+      });
+      const doc = expectProblem(
+        400,
+        res.headers.get('content-type') ?? '',
+        await res.text(),
+        'validation_failed',
+      ) as {
+        errors?: { field: string }[];
+      };
+      expect(doc.errors?.map((e) => e.field).join(' '), body).toMatch(/__proto__|constructor/);
+    }
+    for (const args of [`{"__proto__":{"x":1},${good}}`, `{"__proto__":"x",${good}}`]) {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+        body: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"diagnose","arguments":${args}}}`,
+      });
+      const reply = (await res.json()) as { id: number; error?: { code: number; message: string } };
+      expect(reply.id).toBe(4);
+      expect(reply.error?.code, args).toBe(-32602);
+      expect(reply.error?.message).toContain('arguments.__proto__');
+    }
+  });
 });

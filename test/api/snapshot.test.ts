@@ -21,11 +21,12 @@ const isPng = (b: Buffer) =>
   b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 
 describe('GET /v1/pdf-snapshot/:document_id/:page', () => {
-  it('serves the stored WebP bytes with immutable caching and an ETag', async () => {
+  it('serves the stored WebP bytes with private immutable caching and an ETag', async () => {
     const res = await snap(`${FIX.alpha}/2`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/webp');
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Keyed and billed: never kept by a shared cache.
+    expect(res.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     expect(res.headers.etag).toMatch(/^"[^"]+"$/);
     expect(res.headers.vary).toBe('Accept');
     expect(isWebp(res.rawPayload)).toBe(true);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenHash } from '../../src/state/invitations.js';
 import { SqliteStateStore } from '../../src/state/sqlite-store.js';
 import { ensureBuilt } from '../api/build.js';
-import { runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-invite-'));
 const stateFile = path.join(dir, 'state.sqlite');
@@ -45,6 +45,21 @@ describe('heatsource accounts invite', () => {
       expect(stored).not.toContain(token);
     } finally {
       await state.close();
+    }
+  });
+
+  it('refuses a state that is a URL it cannot open, instead of creating a file named after it', () => {
+    for (const spec of ['postgres:/postgres@127.0.0.1:5432/db', 'mysql://root@127.0.0.1/db']) {
+      const r = runCli(
+        ['accounts', 'invite', '--account', 'acme', '--email', 'x@acme.example', '--state', spec],
+        {
+          HEATSOURCE_STATE: '',
+        },
+      );
+      expect(r.status, r.stdout).toBe(4);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('not a state this version opens');
+      expect(fs.existsSync(path.join(ROOT, spec.split('/')[0]!))).toBe(false);
     }
   });
 

@@ -158,6 +158,33 @@ describe('console security', () => {
     expect((await new Visitor().signIn('dave@example.com', 'dave has a long password')).status).toBe(303);
   });
 
+  it('lets no more than the limit of concurrent wrong passwords for one email reach the password check', async () => {
+    await holder('race-co', 'gina@example.com', 'gina has a long password');
+    // Forty attempts at once, each from its own client (behind the trusted proxy) so that only the
+    // email's limit of five applies.
+    const attempts = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        new Visitor().signIn('gina@example.com', `wrong guess ${i}`, {
+          'x-forwarded-for': `192.0.2.${i + 1}`,
+        }),
+      ),
+    );
+    const statuses = attempts.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 401).length + statuses.filter((s) => s === 429).length).toBe(40);
+    expect((await new Visitor().signIn('gina@example.com', 'gina has a long password')).status).toBe(429);
+  });
+
+  it('does not count successful sign-ins against the client address', async () => {
+    await holder('office-co', 'hal@example.com', 'hal has a long password');
+    for (let i = 0; i < 25; i++) {
+      const r = await new Visitor().signIn('hal@example.com', 'hal has a long password', {
+        'x-forwarded-for': '198.51.100.77',
+      });
+      expect(r.status, `sign-in ${i + 1}`).toBe(303);
+    }
+  });
+
   it('throttles sign-in per client address behind a trusted proxy, not per proxy', async () => {
     await holder('proxy-co', 'frank@example.com', 'frank has a long password');
     const from = (address: string) => ({ 'x-forwarded-for': address });
@@ -197,6 +224,17 @@ describe('console security', () => {
     });
     expect(short.status).toBe(400);
     expect(short.text).toContain('at least 12 characters');
+    // Blank, padded and single-character passwords are refused too, and leave the invitation usable.
+    for (const weak of [' '.repeat(12), `  ${'abc'}${' '.repeat(12)}`, 'a'.repeat(16), '\t'.repeat(20)]) {
+      const r = await first.request('/console/invitation', {
+        csrf: csrf0,
+        token: token0,
+        password: weak,
+        confirm: weak,
+      });
+      expect(r.status, JSON.stringify(weak)).toBe(400);
+      expect(r.text).toMatch(/at least 12 characters|different characters/);
+    }
     expect((await first.acceptInvitation(inv.url, 'erin first password')).status).toBe(303);
     const again = new Visitor();
     const page = await again.request(inv.url.slice(server.base.length));
@@ -212,6 +250,35 @@ describe('console security', () => {
     expect(post.status).toBe(410);
     expect((await new Visitor().signIn('erin@example.com', 'erin second password')).status).toBe(401);
     expect((await new Visitor().signIn('erin@example.com', 'erin first password')).status).toBe(303);
+  });
+
+  it('ends an earlier invitation link when the same email is invited again', async () => {
+    const leaked = await inviteHolder(server.state, {
+      account: 'reinvite-co',
+      email: 'rae@example.com',
+      baseUrl: server.base,
+    });
+    const fresh = await inviteHolder(server.state, {
+      account: 'reinvite-co',
+      email: 'rae@example.com',
+      baseUrl: server.base,
+    });
+    const owner = new Visitor();
+    expect((await owner.acceptInvitation(fresh.url, 'rae chose this one')).status).toBe(303);
+    const thief = new Visitor();
+    expect((await thief.request(leaked.url.slice(server.base.length))).status).toBe(410);
+    const csrf = await thief.csrf('/console/sign-in');
+    const token = new URL(leaked.url).searchParams.get('token')!;
+    const post = await thief.request('/console/invitation', {
+      csrf,
+      token,
+      password: 'thief takes over',
+      confirm: 'thief takes over',
+    });
+    expect(post.status).toBe(410);
+    // The owner's session lives on and the password is the owner's.
+    expect((await owner.request('/console/keys')).status).toBe(200);
+    expect((await new Visitor().signIn('rae@example.com', 'rae chose this one')).status).toBe(303);
   });
 
   it('marks cookies Secure when the request came over HTTPS (here: through a proxy saying so)', async () => {

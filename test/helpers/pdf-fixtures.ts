@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
 
 export interface FixturePage {
   heading?: string;
@@ -68,13 +69,16 @@ export function renderPdf(options: FixtureOptions): Promise<Buffer> {
   return done;
 }
 
-/** A PDF whose only page is a drawing: no text layer, as a scan would be. */
-export function renderImageOnlyPdf(): Promise<Buffer> {
+/** A PDF whose only page is an image and no text layer, as a scan is. */
+export async function renderImageOnlyPdf(): Promise<Buffer> {
+  const scan = await sharp({ create: { width: 60, height: 80, channels: 3, background: '#777777' } })
+    .png()
+    .toBuffer();
   const doc = new PDFDocument({ size: 'A4', info: { CreationDate: new Date(0) } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
-  doc.rect(100, 100, 300, 400).fill('#777777');
+  doc.image(scan, 100, 100, { width: 300 });
   doc.end();
   return done;
 }

@@ -85,6 +85,13 @@ describe('heatsource ingest: bad input is reported per file, the rest still inge
     );
     const broken = await renderPdf({ title: 'Broken yaml', pages: manualPages('broken yaml') });
     writeManual(corpus, 'broken-yaml', broken, 'title: "unclosed\nbrand: [\n');
+    const latin = await renderPdf({ title: 'Latin-1 sidecar', pages: manualPages('latin-1 sidecar') });
+    writeManual(corpus, 'latin1', latin);
+    // "Manuel de dépannage" saved in Latin-1: é is the single byte 0xE9, not UTF-8.
+    fs.writeFileSync(
+      path.join(corpus, 'latin1.yaml'),
+      Buffer.from(sidecarYaml({ ...VALID_SIDECAR, title: 'Manuel de dépannage' }), 'latin1'),
+    );
     const lonely = await renderPdf({ title: 'No sidecar', pages: manualPages('Demotherm without sidecar') });
     writeManual(corpus, 'no-sidecar', lonely);
     result = ingestJson([corpus, '--bundle', bundle, '--no-snapshots']);
@@ -164,6 +171,15 @@ describe('heatsource ingest: bad input is reported per file, the rest still inge
     const f = fileResult(result.report, 'scan.pdf');
     expect(f.status).toBe('failed');
     expect(f.problems[0]!.reason).toMatch(/no text layer/);
+  });
+
+  it('refuses a sidecar that is not UTF-8, naming the line, instead of ingesting U+FFFD', () => {
+    const f = fileResult(result.report, 'latin1.pdf');
+    expect(f.status).toBe('failed');
+    expect(f.problems[0]).toEqual({
+      field: '(file)',
+      reason: 'not UTF-8: line 1 holds the byte 0xe9; save the sidecar as UTF-8',
+    });
   });
 
   it('reports each invalid sidecar field by name', () => {

@@ -81,17 +81,21 @@ describe('one endpoint, both protocol eras, with the official v2 client', () => 
     }
   });
 
-  it('refuses an unknown resource with -32602 and its URI (SEP-2164), in both eras', async () => {
+  it('refuses an unknown resource with its URI: -32602 on 2026-07-28 (SEP-2164), -32002 on the 2025 revisions', async () => {
     const uri = 'heatsource://documents/no-such-manual/pages/1';
     const modern = await connect({ pin: '2026-07-28' });
     await expect(modern.readResource({ uri })).rejects.toMatchObject({ code: -32602 });
-    // The SDK writes -32602 for the 2025 revisions too (their clients accept it beside -32002).
-    const legacy = await rawPost(
-      server.mcpUrl,
-      { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri } },
-      { ...auth, 'mcp-protocol-version': '2025-11-25' },
-    );
-    expect(legacy.json()).toMatchObject({ id: 3, error: { code: -32602, data: { uri } } });
+    for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
+      const legacy = await rawPost(
+        server.mcpUrl,
+        { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri } },
+        { ...auth, 'mcp-protocol-version': version },
+      );
+      expect(legacy.json(), version).toMatchObject({ id: 3, error: { code: -32002, data: { uri } } });
+    }
+    // The official client of the 2025 era reads it as resource-not-found.
+    const client = await connect('legacy');
+    await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602 });
   });
 });
 

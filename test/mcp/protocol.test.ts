@@ -186,8 +186,68 @@ describe('transport rules', () => {
     }
   });
 
-  // Params that fail the SDK's own schema of initialize or resources/read are answered -32603 by the SDK
-  // (2.4.0), before any handler of ours runs; they are not listed here.
+  it('answers params that fail the protocol schema with -32602 naming the field, in both eras, never -32603', async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const cases = [
+      ['completion/complete', { ref: 42 }, 'ref'],
+      [
+        'completion/complete',
+        { ref: { type: 'ref/prompt', name: 'no_such_prompt' }, argument: { name: 'brand', value: '' } },
+        null,
+      ],
+      [
+        'completion/complete',
+        { ref: { type: 'ref/resource', uri: 'x://{y}' }, argument: { name: 'y', value: '' } },
+        null,
+      ],
+      ['prompts/get', { name: 42 }, 'name'],
+      ['prompts/get', {}, 'name'],
+      ['resources/read', { uri: 42 }, 'uri'],
+      ['tools/list', { cursor: 42 }, 'cursor'],
+      ['resources/list', { cursor: 42 }, 'cursor'],
+      ['prompts/list', { cursor: {} }, 'cursor'],
+      ['resources/templates/list', { cursor: 5 }, 'cursor'],
+    ] as const;
+    for (const [method, params, field] of cases) {
+      const what = `${method} ${JSON.stringify(params)}`;
+      const legacy = await rawPost(server.mcpUrl, request(method, params), auth);
+      const modern = await rawPost(server.mcpUrl, request(method, { ...params, _meta: meta }), {
+        ...auth,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+      });
+      for (const [era, res] of [
+        ['2025', legacy],
+        ['2026', modern],
+      ] as const) {
+        expect(res.status, `${era} ${what}`).toBe(200);
+        const error = res.json().error as {
+          code: number;
+          message: string;
+          data?: { errors?: { field: string }[] };
+        };
+        expect(error.code, `${era} ${what}`).toBe(-32602);
+        expect(error.message, `${era} ${what}`).not.toMatch(/^\s*\[/);
+        if (field)
+          expect(
+            error.data?.errors?.map((e) => e.field),
+            `${era} ${what}`,
+          ).toContain(field);
+      }
+    }
+    for (const params of [
+      { protocolVersion: 42, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: 'raw' },
+    ]) {
+      const res = await rawPost(server.mcpUrl, { jsonrpc: '2.0', id: 5, method: 'initialize', params }, auth);
+      expect(res.json(), JSON.stringify(params)).toMatchObject({ id: 5, error: { code: -32602 } });
+    }
+  });
+
   it('answers bad params and unknown tools with -32602', async () => {
     for (const [method, params] of [
       ['tools/call', {}],

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openStateStore } from '../../src/state/open.js';
-import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS } from '../../src/state/quota.js';
+import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS, SESSION_TTL_MS } from '../../src/state/quota.js';
 import { IdempotencyCompletedError, SessionConflictError, type StateStore } from '../../src/state/types.js';
 import { hasPg, pgSchema } from '../helpers/pg.js';
 
@@ -264,6 +264,33 @@ describe.each([
     ).rejects.toBeInstanceOf(SessionConflictError);
     expect((await other!.sessions(account.id)).map((x) => x.id)).toEqual(['ds_x']);
     expect(await s!.sessions(stranger.id)).toEqual([]);
+  });
+
+  it_('purges the sessions no one has written to for the session lifetime, and only those', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const [s] = await stores(1, () => now);
+    const account = await s!.createAccount({ name: 'acme' });
+    const session = (id: string) => ({
+      id,
+      account_id: account.id,
+      status: 'active',
+      equipment: 'air_water',
+      expected_version: null,
+      model: '{"m":1}',
+      state: '{"s":1}',
+    });
+    await s!.complete({ session: session('ds_old') });
+    await s!.complete({ session: session('ds_kept') });
+    now += SESSION_TTL_MS / 2;
+    // Answered since: its lifetime starts again.
+    await s!.complete({
+      session: { ...session('ds_kept'), expected_version: 1, model: undefined, state: '{"s":2}' },
+    });
+    now += SESSION_TTL_MS / 2 + 1;
+    expect(await s!.purgeExpiredSessions()).toBe(1);
+    expect(await s!.session('ds_old')).toBeUndefined();
+    expect(await s!.session('ds_kept')).toMatchObject({ version: 2 });
+    expect(await s!.purgeExpiredSessions()).toBe(0);
   });
 
   it_('counts rate limits in the store, shared by every process', async () => {

@@ -73,6 +73,18 @@ export function holderStoreContract(name: string, open: () => Promise<StateStore
       expect(await state.accountHolders.consoleSession(hashOf('s1'))).toBeUndefined();
     });
 
+    it('a new invitation for an email ends the earlier links to it', async () => {
+      await invite('acme', 'ops@acme.example', 'tok-leaked');
+      await invite('acme', 'other@acme.example', 'tok-other');
+      await invite('acme', 'OPS@acme.example', 'tok-new');
+      expect(await state.accountHolders.openInvitation(hashOf('tok-leaked'))).toBeUndefined();
+      expect(await state.accountHolders.openInvitation(hashOf('tok-other'))).toBeDefined();
+      const holder = await state.accountHolders.acceptInvitation(hashOf('tok-new'), 'mine');
+      expect(holder?.email).toBe('ops@acme.example');
+      expect(await state.accountHolders.acceptInvitation(hashOf('tok-leaked'), 'stolen')).toBeUndefined();
+      expect((await state.accountHolders.holderByEmail('ops@acme.example'))?.password_hash).toBe('mine');
+    });
+
     it("an invitation of another account for a holder's email is void", async () => {
       await invite('acme', 'ops@acme.example', 'tok-a');
       await state.accountHolders.acceptInvitation(hashOf('tok-a'), 'first');
@@ -112,6 +124,11 @@ export function holderStoreContract(name: string, open: () => Promise<StateStore
       await state.accountHolders.clearSignInFailures('email:a');
       expect(await state.accountHolders.signInFailures('email:a', since)).toBe(0);
       expect(await state.accountHolders.signInFailures('ip:1', since)).toBe(2);
+      // Withdrawing takes back one failure of that scope only.
+      await state.accountHolders.withdrawSignInFailure('ip:1');
+      expect(await state.accountHolders.signInFailures('ip:1', since)).toBe(1);
+      expect(await state.accountHolders.signInFailures('email:b', since)).toBe(1);
+      await state.accountHolders.withdrawSignInFailure('ip:9');
     });
 
     it('sums billable units per day of a period, per account', async () => {

@@ -2,10 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerConsole } from '../../src/console/index.js';
+import { startServer } from '../../src/serve/server.js';
+import { tokenHash } from '../../src/state/invitations.js';
 import { PgStateStore } from '../../src/state/pg-store.js';
 import { SqliteStateStore } from '../../src/state/sqlite-store.js';
-import { runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { hasPg, pgSchema } from '../helpers/pg.js';
+import { demoBundle } from '../mcp/harness.js';
 import { ensureBuiltOnce } from '../sessions-api/built.js';
 
 const drops: (() => Promise<void>)[] = [];
@@ -43,6 +47,62 @@ describe.skipIf(!hasPg)('the state commands on PostgreSQL', () => {
       await store.close();
     }
   });
+
+  it('invite a holder into PostgreSQL, whose server then opens the link', async () => {
+    const url = schema('invite');
+    const byFlag = runCli([
+      'accounts',
+      'invite',
+      '--account',
+      'acme',
+      '--email',
+      'a@acme.example',
+      '--json',
+      '--state',
+      url,
+    ]);
+    expect(byFlag.status, byFlag.stderr).toBe(0);
+    const byEnv = runCli(['accounts', 'invite', '--account', 'acme', '--email', 'b@acme.example', '--json'], {
+      HEATSOURCE_STATE: url,
+    });
+    expect(byEnv.status, byEnv.stderr).toBe(0);
+    // Nothing was written as a file named after the URL.
+    expect(fs.existsSync(path.join(ROOT, 'postgres:'))).toBe(false);
+    const links = [byFlag, byEnv].map((r) => (JSON.parse(r.stdout) as { url: string }).url);
+    const store = await PgStateStore.open(url);
+    try {
+      for (const link of links) {
+        const token = new URL(link).searchParams.get('token')!;
+        expect(await store.accountHolders.openInvitation(tokenHash(token))).toBeTruthy();
+      }
+    } finally {
+      await store.close();
+    }
+    const { bundle, dispose } = await demoBundle();
+    const server = await startServer(
+      {
+        bundle,
+        state: url,
+        host: '127.0.0.1',
+        port: 0,
+        auth: true,
+        logLevel: 'silent',
+        extend: registerConsole,
+      },
+      () => {},
+    );
+    try {
+      for (const link of links) {
+        const u = new URL(link);
+        const res = await fetch(`${server.url}${u.pathname}${u.search}`);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain('acme');
+      }
+    } finally {
+      await server.close();
+      dispose();
+    }
+  }, 120_000);
 
   it('fail with one line and status 4 when the database is unreachable', () => {
     const r = runCli(['keys', 'list', '--state', 'postgres://nobody@127.0.0.1:1/none']);
