@@ -5,10 +5,12 @@ import type { ProblemCode } from '../contract/problems.js';
 import type { SessionRef, SessionRespondRequest } from '../contract/session-requests.js';
 import type { CreateSessionRequest, Session, SessionSummary } from '../contract/sessions.js';
 import type { SessionRecord, StateStore } from '../state/types.js';
+import { type ExcerptCell, parseCells } from '../text/excerpt-cells.js';
 import type { ServiceContext, ServiceResult } from './context.js';
 import type { CorpusView } from './corpus.js';
 import { findEntries } from './diagnostic.js';
 import { type FieldError, ServiceError } from './errors.js';
+import { PagePlacer, pageHolds } from './manual-quotes.js';
 import { resolveModel } from './models.js';
 import {
   close,
@@ -117,26 +119,66 @@ export class SessionService {
 
   /**
    * The entries of the model's own manuals for the code, as the engine takes them: causes, steps with
-   * their safety notes, and the citation the v1 diagnostic gives the entry. None when the model does not
-   * resolve to one model of the corpus (a range name, an unknown name) or its manuals lack the code.
+   * their safety notes, the part, and the citation the v1 diagnostic gives the entry. Each cause, step
+   * and part reference is cited on the page whose text holds it (the procedure's page for a step, not
+   * the table row's), or on none when no page does. None when the model does not resolve to one model
+   * of the corpus (a range name, an unknown name) or its manuals lack the code; `missing` says which.
    */
   manualContext(
     brand: string,
     model: string,
     code: string | undefined,
-  ): { facts: ManualFact[]; equipment: 'air_water' | 'air_air' | null } {
+  ): {
+    facts: ManualFact[];
+    equipment: 'air_water' | 'air_air' | null;
+    missing?: 'brand' | 'model' | 'code';
+  } {
     const r = resolveModel(this.view, brand, model, { fuzzy: true });
-    if (r.kind !== 'model') return { facts: [], equipment: null };
+    if (r.kind !== 'model') {
+      return { facts: [], equipment: null, missing: this.view.brandOf(brand) ? 'model' : 'brand' };
+    }
     const equipment = this.view.modelSummary(r.model).equipment;
     if (!code) return { facts: [], equipment };
     const documents = new Set(this.view.documentsOfModel(r.model.id));
     const facts: ManualFact[] = [];
+    const placer = new PagePlacer(this.view);
     for (const e of findEntries(this.view, r.brand, code, documents).entries) {
       const citation = this.view.entryCitation(e);
       if (!citation) continue;
-      facts.push({ code: e.row.code, title: e.row.title, causes: e.causes, steps: e.steps, citation });
+      const doc = e.row.document_id;
+      const rowPages = [...new Set([e.row.page, ...e.pages])];
+      const procedure = this.view.procedureCitation(e);
+      const procedurePages = procedure
+        ? Array.from({ length: procedure.page_end - procedure.page + 1 }, (_, i) => procedure.page + i)
+        : [];
+      const cells = parseCells(e.row.excerpt_cells_json);
+      const fact: ManualFact = {
+        code: e.row.code,
+        title: e.row.title,
+        causes: e.causes,
+        causeQuotes: e.causes.map((text) => causeQuote(placer, doc, text, cells, citation, rowPages)),
+        steps: e.steps.map((step) => ({
+          ...step,
+          citation: placer.place(doc, step.text, [...procedurePages, ...rowPages]),
+        })),
+        citation,
+      };
+      // The words the entry's own page is cited for: the row as printed when it stands there as one
+      // text (a prose entry), else its title (a table row's excerpt adds the column headers).
+      const excerpt = [e.row.excerpt, e.row.title].find(
+        (text) => placer.place(doc, text, [citation.page])?.page === citation.page,
+      );
+      if (excerpt) fact.excerpt = excerpt;
+      if (e.part) {
+        const printed = e.part.reference ?? e.part.name;
+        fact.part = {
+          ...e.part,
+          citation: placer.place(doc, printed, [...procedurePages, ...rowPages]),
+        };
+      }
+      facts.push(fact);
     }
-    return { facts, equipment };
+    return facts.length > 0 ? { facts, equipment } : { facts, equipment, missing: 'code' };
   }
 
   async create(ctx: ServiceContext, request: CreateSessionRequest): Promise<ServiceResult<Session>> {
@@ -249,7 +291,13 @@ export class SessionService {
     }
     const init = sessionInitFromRequest(
       { ...request, equipment },
-      { manualFacts: manual.facts, id: newSessionId() },
+      {
+        manualFacts: manual.facts,
+        id: newSessionId(),
+        ...(manual.missing && (manual.missing !== 'code' || request.error_code)
+          ? { noManual: manual.missing }
+          : {}),
+      },
     );
     const state = engine(() => createSession(this.knowledge(), init));
     this.models.set(state.id, state.model);
@@ -294,6 +342,29 @@ export class SessionService {
       },
     };
   }
+}
+
+/**
+ * A cause of a table row, as printed: the cell that holds it, line by line, when every line stands on
+ * the row's pages (the check the bundle's excerpts pass: a cell's lines sit between other columns in
+ * the page's reading order); else the page holding its text as one; else none.
+ */
+function causeQuote(
+  placer: PagePlacer,
+  documentId: string,
+  text: string,
+  cells: ExcerptCell[] | null,
+  row: Citation,
+  rowPages: number[],
+): { text: string; citation: Citation } | null {
+  const cell = cells?.find((c) => c.text.replace(/\s+/g, ' ').trim() === text.replace(/\s+/g, ' ').trim());
+  if (cell && cell.lines.length > 1) {
+    const pages = rowPages.map((n) => placer.pageText(documentId, n)).filter((t): t is string => t !== null);
+    if (cell.lines.every((line) => pages.some((page) => pageHolds(page, line))))
+      return { text: cell.lines.join('\n'), citation: row };
+  }
+  const citation = placer.place(documentId, text, rowPages);
+  return citation ? { text, citation } : null;
 }
 
 function uniqueCitations(lists: Citation[][]): Citation[] {
