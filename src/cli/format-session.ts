@@ -251,7 +251,8 @@ export function formatSummary(s: SessionSummary, style: Style): string {
   if (stated.length > 0) out.blank().add(...stated);
   out.blank().add(style.bold(s.path.length > 0 ? 'Steps taken' : 'No step taken'));
   for (const p of s.path) {
-    out.para(`${p.prompt} → ${valueText(p.value, p)}`, `${String(p.turn).padStart(3)}. `);
+    const given = p.given ? ` (given as ${p.given})` : '';
+    out.para(`${p.prompt} → ${valueText(p.value, p)}${given}`, `${String(p.turn).padStart(3)}. `);
   }
   if (s.outcome) out.blank().add(...formatOutcome(s.outcome, style).lines);
   const cited = uniqueCitations(s.citations);

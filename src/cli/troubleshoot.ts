@@ -222,11 +222,15 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
               : { action_id: action.id, value: typed.value };
           const before = session;
           session = await client.respond(session.id, answer);
-          o.print(
-            style.dim(
-              `Recorded: ${typed.kind === 'unknown' ? "can't check" : valueText(typed.value, action)}`,
-            ),
-          );
+          // As the session recorded it: a reading given in another unit shows converted.
+          const last = session.history[session.history.length - 1];
+          const recorded =
+            typed.kind === 'unknown'
+              ? "can't check"
+              : last && last.action_id === action.id
+                ? `${valueText(last.value, last)}${last.given ? ` (given as ${last.given})` : ''}`
+                : valueText(typed.value, action);
+          o.print(style.dim(`Recorded: ${recorded}`));
           previous = probabilities(before);
           continue;
         }

@@ -157,7 +157,11 @@ export const SessionHistoryEntry = z
     action_id: z.string(),
     kind: SessionActionKind,
     prompt: z.string(),
-    value: ResponseValue,
+    value: ResponseValue.describe('The answer; a number in the unit the step asked for (converted)'),
+    given: z
+      .string()
+      .optional()
+      .describe('The reading as given, when it named another unit than the step\'s ("20 psi")'),
     expected: ExpectedResponse.describe(
       'What the step asked for: the unit of a number, the labels of choices',
     ),
@@ -247,7 +251,16 @@ export const CreateSessionRequest = z
     symptom: z.string().min(1).max(4000).optional(),
     context: SessionContext.optional(),
     readings: z
-      .array(z.object({ quantity: z.string().min(1), value: AnswerValue }).strict())
+      .array(
+        z
+          .object({
+            quantity: z.string().min(1),
+            value: AnswerValue.describe(
+              'A number in the quantity\'s unit, or a string with its unit ("20 psi", "45 °F", "1.2 m³/h"), converted',
+            ),
+          })
+          .strict(),
+      )
       .max(50)
       .optional()
       .describe('Readings already taken, by quantity id; not counted as turns'),

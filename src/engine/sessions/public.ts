@@ -179,6 +179,7 @@ function historyOf(state: SessionState, lang: Language): SessionHistoryEntry[] {
       kind: action.kind,
       prompt: actionPrompt(action, lang),
       value: 'value' in item.answer ? item.answer.value : { unknown: true as const },
+      ...('given' in item.answer && item.answer.given ? { given: item.answer.given } : {}),
       expected: expectedOf(action, lang),
       top_hypothesis: { id: top.id, probability: round(top.probability) },
       citations: action.citations,

@@ -78,7 +78,8 @@ export interface SessionInit {
 }
 
 export type AnswerValue = boolean | number | string;
-export type Answer = { value: AnswerValue } | { unknown: true };
+/** `given`: the reading as typed when it named another unit than the step's ("20 psi"); `value` is converted. */
+export type Answer = { value: AnswerValue; given?: string } | { unknown: true };
 
 export interface Response {
   action_id: string;
@@ -286,7 +287,7 @@ export interface SessionState {
     context: SessionContext;
   };
   model: SessionModel;
-  initial_readings: { action_id: string; quantity: string; value: AnswerValue }[];
+  initial_readings: { action_id: string; quantity: string; value: AnswerValue; given?: string }[];
   history: HistoryItem[];
   posterior: Record<string, number>;
   next_action_id: string | null;
