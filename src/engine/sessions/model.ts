@@ -584,6 +584,15 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       ruleOutRatio: s.selection.rule_out_ratio,
       unansweredStreak: s.selection.unanswered_streak,
       ...(s.conclusion.suspect_at !== undefined ? { suspectAt: s.conclusion.suspect_at } : {}),
+      ...(s.conclusion.separation
+        ? {
+            separation: {
+              likelihoodRatio: s.conclusion.separation.likelihood_ratio,
+              minRival: s.conclusion.separation.min_rival,
+              minDistance: s.conclusion.separation.min_distance,
+            },
+          }
+        : {}),
       escalationCost: s.cost.escalation,
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },

@@ -208,6 +208,8 @@ export interface ModelSettings {
   unansweredStreak?: number;
   /** A session handing the job on names its leader from this share (absent: it names none). */
   suspectAt?: number;
+  /** The check a conclusion waits for against a rival the evidence has not told apart (absent: none). */
+  separation?: { likelihoodRatio: number; minRival: number; minDistance: number };
   escalationCost: number;
   /** The reading a session opened on a code holds from the start (absent in older sessions). */
   codeReading?: { quantity: string; outcome: string };
