@@ -194,4 +194,40 @@ describe('citations of guided sessions on the demo manuals', () => {
     }
     expect(warnings.join(' ')).toContain('keep hands away from terminals L and N');
   });
+
+  it('says first when no manual of the brand, the model or the code is known', async () => {
+    const brand = await call<Session>('POST', '/v2/diagnostic-sessions', {
+      brand: 'Acme',
+      model: 'X1',
+      equipment: 'air_water',
+      error_code: 'E1',
+    });
+    expect(brand.manual_coverage).toEqual({
+      status: 'no_brand',
+      message:
+        'No manual of Acme is known: the steps below are general guidance, with no manual page behind them.',
+    });
+    expect(brand.next_action!.source).toBe('knowledge');
+    expect(brand.next_action!.citations).toEqual([]);
+    const model = await call<Session>('POST', '/v2/diagnostic-sessions', {
+      brand: 'Demotherm',
+      model: 'ZZ-999',
+      equipment: 'air_water',
+    });
+    expect(model.manual_coverage.status).toBe('no_model');
+    expect(model.manual_coverage.message).toContain('No manual of the Demotherm ZZ-999 is known');
+    const code = await call<Session>('POST', '/v2/diagnostic-sessions', {
+      brand: 'Demotherm',
+      model: 'DT-AW080-M',
+      error_code: 'E99',
+    });
+    expect(code.manual_coverage.status).toBe('no_entry');
+    expect(code.manual_coverage.message).toContain('do not document code E99');
+    // Said once: the next payloads keep the status, the CLI prints the message at the start only.
+    const next = await call<Session>('POST', `/v2/diagnostic-sessions/${brand.id}/responses`, {
+      action_id: brand.next_action!.id,
+      unknown: true,
+    });
+    expect(next.manual_coverage.status).toBe('no_brand');
+  });
 });

@@ -99,7 +99,7 @@ describe('readings with units', () => {
 
   it('CLI: a unit typed after the number is converted, shown converted, and an unknown one refused', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-units-'));
-    const run = (args: string[]) =>
+    const run = (args: string[], input = '') =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
         const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1' };
         env.HEATSOURCE_CONFIG = path.join(home, 'no-config.json');
@@ -119,7 +119,7 @@ describe('readings with units', () => {
         });
         child.on('error', reject);
         child.on('close', (status) => resolve({ status, stdout, stderr }));
-        child.stdin.end('');
+        child.stdin.end(input);
       });
     try {
       const common = ['--bundle', bundle.bundle, '--state', path.join(home, 'state.sqlite'), '--json'];
@@ -148,6 +148,16 @@ describe('readings with units', () => {
       });
       const summary = await run(['session', 'summary', s.id, ...common.filter((a) => a !== '--json')]);
       expect(summary.stdout).toContain('0.0138 bar (given as 0.2 psi)');
+      // An unknown brand, interactively: said once, then the kind asked in plain words, and a session runs.
+      const unknown = await run(
+        ['troubleshoot', '--bundle', bundle.bundle, '--state', path.join(home, 'state.sqlite')],
+        'Acme\nX1\nE1\n\n1\nquit\n',
+      );
+      expect(unknown.status, unknown.stderr).toBe(0);
+      expect(unknown.stdout.match(/No manual of the Acme X1 is known/g)).toHaveLength(1);
+      expect(unknown.stdout).toContain('Does the unit heat water');
+      expect(unknown.stdout).toContain('General advice (not quoted from a manual).');
+      expect(unknown.stdout).not.toContain('validation_failed');
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
     }
