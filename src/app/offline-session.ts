@@ -2,7 +2,7 @@ import type { Session } from '../contract/sessions.js';
 import { CreateSessionRequest } from '../contract/sessions.js';
 import type { CorpusView } from '../engine/corpus.js';
 import { ServiceError, validationError } from '../engine/errors.js';
-import { manualContext } from '../engine/session-manual.js';
+import { manualContext, noManualOf } from '../engine/session-manual.js';
 import { SessionError } from '../engine/sessions/errors.js';
 import type { Knowledge } from '../engine/sessions/knowledge-schema.js';
 import { toPublic } from '../engine/sessions/public.js';
@@ -55,7 +55,10 @@ export class OfflineSessions {
         ],
       });
     }
-    const init = sessionInitFromRequest({ ...request, equipment }, { manualFacts: manual.facts, id });
+    const init = sessionInitFromRequest(
+      { ...request, equipment },
+      { manualFacts: manual.facts, id, ...noManualOf(manual, request.error_code) },
+    );
     return engine(() => createSession(this.knowledge, init));
   }
 }

@@ -1,6 +1,7 @@
 import type { Citation } from '../contract/common.js';
 import type {
   ExpectedResponse,
+  ManualQuote,
   NextAction,
   ResponseValue,
   Session,
@@ -111,7 +112,41 @@ export function formatAction(action: NextAction, style: Style, turns: Session['t
     out.add('  Answer with the number:');
     for (const line of expected) out.para(line, '    ');
   }
-  for (const c of action.citations) out.para(style.dim(`Manual: ${citationText(c)}`), '  ');
+  if (action.part) out.para(partText(action.part), '  ');
+  out.add(...formatSources(action.source, action.quotes, action.citations, style).lines);
+  return out;
+}
+
+/** The part the manual names: name, reference, and the page printing it. */
+export function partText(part: NonNullable<NextAction['part']>): string {
+  const ref = part.reference ? `, ref. ${part.reference}` : '';
+  const page = part.citation ? ` (${citationText(part.citation)})` : '';
+  return `Part: ${part.name}${ref}${page}`;
+}
+
+function quoteLine(q: ManualQuote): string {
+  const words = q.excerpt.replace(/\s+/g, ' ').trim();
+  const shown = words.length > 160 ? `${words.slice(0, 157)}…` : words;
+  return `Manual, ${citationText(q.citation)}: “${shown}”`;
+}
+
+/**
+ * Where a step comes from. A step in general words says so, and then shows the manual's own words
+ * with their page: general advice is never printed under a manual citation as if quoted from it.
+ */
+function formatSources(
+  source: NextAction['source'] | undefined,
+  quotes: ManualQuote[] | undefined,
+  citations: Citation[],
+  style: Style,
+): Lines {
+  const out = new Lines(style);
+  if (source === 'knowledge') out.para(style.dim('General advice (not quoted from a manual).'), '  ');
+  if (quotes && quotes.length > 0) {
+    for (const q of quotes) out.para(style.dim(quoteLine(q)), '  ');
+  } else if (!quotes) {
+    for (const c of citations) out.para(style.dim(`Manual: ${citationText(c)}`), '  ');
+  }
   return out;
 }
 
@@ -167,14 +202,24 @@ export function formatOutcome(outcome: SessionOutcome, style: Style): Lines {
     if (outcome.cause)
       out.para(`Leading hypothesis: ${outcome.cause.label} (${percent(outcome.cause.probability)})`, '  ');
   }
-  if (outcome.action) out.para(`${outcome.action.label}: ${outcome.action.prompt}`, '  → ');
+  if (outcome.action) {
+    out.para(`${outcome.action.label}: ${outcome.action.prompt}`, '  → ');
+    if (outcome.action.part) out.para(partText(outcome.action.part), '    ');
+    if (outcome.action.safety) out.para(style.yellow(`Safety: ${outcome.action.safety}`), '    ');
+    if (outcome.action.source === 'knowledge')
+      out.para(style.dim('General advice (not quoted from a manual).'), '    ');
+  }
   if (outcome.repair_plan.length > 0) {
     out.add('  Repairs still to try, most worthwhile first:');
     outcome.repair_plan.slice(0, 5).forEach((r, i) => {
       out.para(r.label, `    ${i + 1}. `);
     });
   }
-  for (const c of outcome.citations) out.para(style.dim(`Manual: ${citationText(c)}`), '  ');
+  if (outcome.quotes && outcome.quotes.length > 0) {
+    for (const q of outcome.quotes) out.para(style.dim(quoteLine(q)), '  ');
+  } else if (!outcome.quotes) {
+    for (const c of outcome.citations) out.para(style.dim(`Manual: ${citationText(c)}`), '  ');
+  }
   return out;
 }
 
@@ -186,6 +231,8 @@ export function formatSession(
 ): string {
   const out = new Lines(style);
   out.add(`${style.bold(s.id)} · ${s.status}`, equipmentLine(s.equipment));
+  // Said first, and once: when the session starts.
+  if (s.history.length === 0 && s.manual_coverage?.message) out.para(style.yellow(s.manual_coverage.message));
   const stated = formatStated(s.stated_readings, style).lines;
   if (stated.length > 0) out.blank().add(...stated);
   out.blank().add(...formatHypotheses(s.hypotheses, style, options).lines);
@@ -204,7 +251,8 @@ export function formatSummary(s: SessionSummary, style: Style): string {
   if (stated.length > 0) out.blank().add(...stated);
   out.blank().add(style.bold(s.path.length > 0 ? 'Steps taken' : 'No step taken'));
   for (const p of s.path) {
-    out.para(`${p.prompt} → ${valueText(p.value, p)}`, `${String(p.turn).padStart(3)}. `);
+    const given = p.given ? ` (given as ${p.given})` : '';
+    out.para(`${p.prompt} → ${valueText(p.value, p)}${given}`, `${String(p.turn).padStart(3)}. `);
   }
   if (s.outcome) out.blank().add(...formatOutcome(s.outcome, style).lines);
   const cited = uniqueCitations(s.citations);

@@ -1,4 +1,5 @@
 import type { AnswerValue, ExpectedResponse } from '../contract/sessions.js';
+import { splitReading, toStepUnit } from '../engine/sessions/units.js';
 
 /** What a line typed at the troubleshooting prompt asks for. */
 export type TypedInput =
@@ -61,13 +62,26 @@ export function valueFor(
       if (NO.has(t)) return { value: false };
       return { error: 'answer yes or no' };
     case 'number': {
-      const n = parseNumber(text);
       const unit = expected.unit ? ` ${expected.unit}` : '';
-      if (n === null) return { error: `answer with a number${expected.unit ? ` in ${expected.unit}` : ''}` };
+      const typed = splitReading(text);
+      if (typed === null)
+        return { error: `answer with a number${expected.unit ? ` in ${expected.unit}` : ''}` };
+      // A unit after the number is read and converted ("20 psi" for a step in bar); an unknown one is refused.
+      let n = typed.number;
+      let given: string | null = null;
+      if (typed.unit && expected.unit) {
+        try {
+          ({ value: n, given } = toStepUnit(text.trim(), expected.unit));
+        } catch (err) {
+          return { error: (err as Error).message };
+        }
+      }
       const plausible = expected.plausible_range;
+      const shown = given ? `${given} (${n}${unit})` : `${n}${unit}`;
       if (plausible && (n < plausible[0] || n > plausible[1]))
-        return { error: `${n}${unit} is not a plausible reading: ${plausible[0]} to ${plausible[1]}${unit}` };
-      return { value: n };
+        return { error: `${shown} is not a plausible reading: ${plausible[0]} to ${plausible[1]}${unit}` };
+      // Sent as typed when converted, so that the session records the reading as given beside its value.
+      return { value: given ? text.trim() : n };
     }
     case 'choice': {
       const choices = expected.choices ?? [];

@@ -87,6 +87,19 @@ async function startRequest(o: TroubleshootOptions): Promise<CreateSessionReques
   return request;
 }
 
+/** The kind of heat pump, asked in the words a technician uses on site. */
+async function askKind(input: LineInput): Promise<CreateSessionRequest['equipment'] | null> {
+  for (;;) {
+    const line = await input.ask(
+      'Does the unit heat water (for radiators, floor heating or hot water: answer 1) or blow warm or cool air into the rooms (answer 2)? ',
+    );
+    if (line === null) return null;
+    const t = line.trim().toLowerCase();
+    if (['1', 'water', 'air/water', 'air_water'].includes(t)) return 'air_water';
+    if (['2', 'air', 'air/air', 'air_air'].includes(t)) return 'air_air';
+  }
+}
+
 function probabilities(s: Session): Map<string, number> {
   return new Map(s.hypotheses.map((h) => [h.id, h.probability]));
 }
@@ -107,7 +120,30 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
       o.print('Nothing to troubleshoot: brand and model are needed.');
       return 'not_started';
     }
-    session = await client.start(request);
+    let told = false;
+    try {
+      session = await client.start(request);
+    } catch (err) {
+      const needsKind =
+        err instanceof HeatsourceError &&
+        err.code === 'validation_failed' &&
+        err.errors.some((e) => e.field === 'equipment');
+      if (!needsKind) throw err;
+      // No manual of the unit is known: say so once, and ask the one thing the session needs.
+      o.print(
+        style.yellow(
+          `No manual of the ${request.brand} ${request.model} is known: the steps will be general guidance, with no manual page behind them.`,
+        ),
+      );
+      const kind = await askKind(o.input);
+      if (kind === null) {
+        o.print('Nothing to troubleshoot: the kind of heat pump is needed.');
+        return 'not_started';
+      }
+      session = await client.start({ ...request, equipment: kind });
+      told = true;
+    }
+    if (!told && session.manual_coverage?.message) o.print(style.yellow(session.manual_coverage.message));
   }
   const header = new Lines(style)
     .add('')
@@ -186,11 +222,15 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
               : { action_id: action.id, value: typed.value };
           const before = session;
           session = await client.respond(session.id, answer);
-          o.print(
-            style.dim(
-              `Recorded: ${typed.kind === 'unknown' ? "can't check" : valueText(typed.value, action)}`,
-            ),
-          );
+          // As the session recorded it: a reading given in another unit shows converted.
+          const last = session.history[session.history.length - 1];
+          const recorded =
+            typed.kind === 'unknown'
+              ? "can't check"
+              : last && last.action_id === action.id
+                ? `${valueText(last.value, last)}${last.given ? ` (given as ${last.given})` : ''}`
+                : valueText(typed.value, action);
+          o.print(style.dim(`Recorded: ${recorded}`));
           previous = probabilities(before);
           continue;
         }

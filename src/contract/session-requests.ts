@@ -23,7 +23,7 @@ export const SessionRespondRequest = z
     session_id: SessionId,
     action_id: z.string().min(1).max(200).describe('The pending next_action.id'),
     value: ResponseValue.optional().describe(
-      'A boolean, a number (in the unit the action asks for) or a choice id, as next_action.expected says',
+      'A boolean, a number (in the unit the action asks for, or a string with its unit such as "20 psi", converted; an unknown unit is refused naming it) or a choice id, as next_action.expected says',
     ),
     unknown: z.literal(true).optional().describe("Can't observe or measure: not evidence"),
   })

@@ -73,6 +73,29 @@ export const ExpectedResponse = z
   .meta({ id: 'ExpectedResponse' });
 export type ExpectedResponse = z.infer<typeof ExpectedResponse>;
 
+export const ManualQuote = z
+  .object({
+    excerpt: z.string().describe("The manual's words, as printed on the cited page"),
+    citation: Citation,
+  })
+  .meta({ id: 'ManualQuote', description: 'A text quoted from a manual and the page that holds it' });
+export type ManualQuote = z.infer<typeof ManualQuote>;
+
+export const ManualPart = z
+  .object({
+    name: z.string(),
+    reference: z.string().nullable(),
+    citation: Citation.nullable().describe('The page printing the reference; null when none was found'),
+  })
+  .meta({ id: 'ManualPart', description: 'The part the manual names for a replacement' });
+export type ManualPart = z.infer<typeof ManualPart>;
+
+const StepSource = z
+  .enum(['manual', 'knowledge'])
+  .describe(
+    "`manual`: the prompt is the manual's own step; `knowledge`: general advice, not quoted from a manual (the manual's related words are in `quotes`)",
+  );
+
 export const NextAction = z
   .object({
     id: z.string(),
@@ -81,8 +104,13 @@ export const NextAction = z
     prompt: z.string(),
     expected: ExpectedResponse,
     minutes: z.number().int().min(0),
-    safety: z.string().nullable(),
+    safety: z.string().nullable().describe("The warnings for the step, the manual's own included"),
+    source: StepSource,
     citations: z.array(Citation),
+    quotes: z
+      .array(ManualQuote)
+      .describe('What each cited page holds for this step: every citation has its quote'),
+    part: ManualPart.optional(),
   })
   .meta({ id: 'NextAction' });
 export type NextAction = z.infer<typeof NextAction>;
@@ -94,6 +122,7 @@ export const SessionHypothesis = z
     probability: z.number().min(0).max(1),
     source: z.enum(['manual', 'knowledge', 'residual']),
     citations: z.array(Citation),
+    quotes: z.array(ManualQuote).describe("The manual's words behind each citation"),
   })
   .meta({ id: 'SessionHypothesis' });
 export type SessionHypothesis = z.infer<typeof SessionHypothesis>;
@@ -128,12 +157,17 @@ export const SessionHistoryEntry = z
     action_id: z.string(),
     kind: SessionActionKind,
     prompt: z.string(),
-    value: ResponseValue,
+    value: ResponseValue.describe('The answer; a number in the unit the step asked for (converted)'),
+    given: z
+      .string()
+      .optional()
+      .describe('The reading as given, when it named another unit than the step\'s ("20 psi")'),
     expected: ExpectedResponse.describe(
       'What the step asked for: the unit of a number, the labels of choices',
     ),
     top_hypothesis: z.object({ id: z.string(), probability: z.number() }),
     citations: z.array(Citation),
+    quotes: z.array(ManualQuote),
   })
   .meta({ id: 'SessionHistoryEntry' });
 export type SessionHistoryEntry = z.infer<typeof SessionHistoryEntry>;
@@ -155,7 +189,15 @@ export const SessionOutcome = z
     ]),
     cause: z.object({ id: z.string(), label: z.string(), probability: z.number() }).nullable(),
     action: z
-      .object({ id: z.string(), kind: SessionActionKind, label: z.string(), prompt: z.string() })
+      .object({
+        id: z.string(),
+        kind: SessionActionKind,
+        label: z.string(),
+        prompt: z.string(),
+        source: StepSource,
+        part: ManualPart.optional().describe('The part the manual names, with its reference and page'),
+        safety: z.string().nullable(),
+      })
       .nullable()
       .describe('The remedy to carry out or the escalation to make'),
     escalation: EscalationTarget.nullable(),
@@ -163,9 +205,22 @@ export const SessionOutcome = z
       .array(z.object({ id: z.string(), label: z.string() }))
       .describe('Remaining repairs by probability over cost, when no cause was found'),
     citations: z.array(Citation),
+    quotes: z.array(ManualQuote).describe("The manual's words behind each citation"),
   })
   .meta({ id: 'SessionOutcome' });
 export type SessionOutcome = z.infer<typeof SessionOutcome>;
+
+export const ManualCoverage = z
+  .object({
+    status: z
+      .enum(['entry', 'no_entry', 'no_model', 'no_brand'])
+      .describe(
+        "`entry`: the model's manual documents the code; `no_entry`: its manuals do not (or no code was given); `no_model`: no manual of this model is known; `no_brand`: no manual of this brand is known",
+      ),
+    message: z.string().nullable().describe('What the technician is told first, once; null for `entry`'),
+  })
+  .meta({ id: 'ManualCoverage', description: 'What the corpus holds for this unit' });
+export type ManualCoverage = z.infer<typeof ManualCoverage>;
 
 export const Session = z
   .object({
@@ -180,6 +235,7 @@ export const Session = z
     history: z.array(SessionHistoryEntry),
     outcome: SessionOutcome.optional(),
     turns: z.object({ used: z.number().int().min(0), budget: z.number().int().min(1) }),
+    manual_coverage: ManualCoverage,
   })
   .meta({ id: 'Session' });
 export type Session = z.infer<typeof Session>;
@@ -206,7 +262,16 @@ export const CreateSessionRequest = z
       .optional(),
     context: SessionContext.optional(),
     readings: z
-      .array(z.object({ quantity: z.string().min(1), value: AnswerValue }).strict())
+      .array(
+        z
+          .object({
+            quantity: z.string().min(1),
+            value: AnswerValue.describe(
+              'A number in the quantity\'s unit, or a string with its unit ("20 psi", "45 °F", "1.2 m³/h"), converted',
+            ),
+          })
+          .strict(),
+      )
       .max(50)
       .optional()
       .describe('Readings already taken, by quantity id; not counted as turns'),
@@ -240,6 +305,8 @@ export const SessionSummary = z
     path: z.array(SessionHistoryEntry),
     outcome: SessionOutcome.nullable(),
     citations: z.array(Citation).describe('Every page cited anywhere in the session'),
+    quotes: z.array(ManualQuote).describe('What each of those pages holds for the session'),
+    manual_coverage: ManualCoverage,
   })
   .meta({ id: 'SessionSummary' });
 export type SessionSummary = z.infer<typeof SessionSummary>;

@@ -8,13 +8,12 @@ import type { SessionRecord, StateStore } from '../state/types.js';
 import type { ServiceContext, ServiceResult } from './context.js';
 import type { CorpusView } from './corpus.js';
 import { type FieldError, ServiceError } from './errors.js';
-import { manualContext } from './session-manual.js';
+import { type ManualContext, manualContext, noManualOf } from './session-manual.js';
 import {
   close,
   createSession,
   type Knowledge,
   loadKnowledge,
-  type ManualFact,
   type Response,
   respond,
   SessionError,
@@ -116,14 +115,12 @@ export class SessionService {
 
   /**
    * The entries of the model's own manuals for the code, as the engine takes them: causes, steps with
-   * their safety notes, and the citation the v1 diagnostic gives the entry. None when the model does not
-   * resolve to one model of the corpus (a range name, an unknown name) or its manuals lack the code.
+   * their safety notes, the part, and the citation the v1 diagnostic gives the entry. Each cause, step
+   * and part reference is cited on the page whose text holds it (the procedure's page for a step, not
+   * the table row's), or on none when no page does. None when the model does not resolve to one model
+   * of the corpus (a range name, an unknown name) or its manuals lack the code; `missing` says which.
    */
-  manualContext(
-    brand: string,
-    model: string,
-    code: string | undefined,
-  ): { facts: ManualFact[]; equipment: 'air_water' | 'air_air' | null } {
+  manualContext(brand: string, model: string, code: string | undefined): ManualContext {
     return manualContext(this.view, brand, model, code);
   }
 
@@ -237,7 +234,11 @@ export class SessionService {
     }
     const init = sessionInitFromRequest(
       { ...request, equipment },
-      { manualFacts: manual.facts, id: newSessionId() },
+      {
+        manualFacts: manual.facts,
+        id: newSessionId(),
+        ...noManualOf(manual, request.error_code),
+      },
     );
     const state = engine(() => createSession(this.knowledge(), init));
     this.models.set(state.id, state.model);

@@ -55,15 +55,20 @@ describe('POST /v2/diagnostic-sessions', () => {
     expect(['boolean', 'number', 'choice', 'text']).toContain(s.next_action!.expected.type);
     const total = s.hypotheses.reduce((sum, h) => sum + h.probability, 0);
     expect(total).toBeCloseTo(1, 3);
-    // The manual's cause for E9 (flow switch) joins the hypotheses with the entry's citation, built as v1 builds it.
+    // The manual's cause for E9 (flow switch) joins the hypotheses, cited as v1 cites it, on the one page
+    // of the entry that holds the cause's words.
     const manual = s.hypotheses.filter((h) => h.source === 'manual');
     expect(manual.length).toBeGreaterThan(0);
     const v1 = (
       await post('/v1/diagnostic', { brand: UNIT.brand, model: UNIT.model, error_code: 'E9' })
     ).json() as {
-      citation: unknown;
+      citation: { page: number; page_end: number; document_id: string; title: string };
     };
-    expect(manual[0]!.citations).toContainEqual(v1.citation);
+    const cited = manual[0]!.citations[0]!;
+    expect(cited).toMatchObject({ document_id: v1.citation.document_id, title: v1.citation.title });
+    expect(cited.page).toBeGreaterThanOrEqual(v1.citation.page);
+    expect(cited.page_end).toBeLessThanOrEqual(v1.citation.page_end);
+    expect(manual[0]!.quotes.map((q) => q.citation)).toContainEqual(cited);
     expect(manual[0]!.citations[0]).toMatchObject({
       snapshot_url: '/v1/pdf-snapshot/alpha-service-en/2',
       resource_uri: 'heatsource://documents/alpha-service-en/pages/2',

@@ -238,6 +238,19 @@ export const Settings = z
         min_answers: z.number().int().min(0),
         /** A session that hands the job on names its leading cause as the suspect from this share. */
         suspect_at: z.number().gt(0).lt(1).optional(),
+        /**
+         * Before concluding, a rival the evidence has not told apart from the leader (its likelihood at
+         * least `likelihood_ratio` of the leader's, its share at least `min_rival`) is separated by an
+         * open check whose outcomes differ between the two by at least `min_distance` (total variation).
+         */
+        separation: z
+          .object({
+            likelihood_ratio: z.number().gt(0).lte(1),
+            min_rival: z.number().gt(0).lt(1),
+            min_distance: z.number().gt(0).lte(1),
+          })
+          .strict()
+          .optional(),
       })
       .strict(),
     budget_turns: z.number().int().positive(),

@@ -145,15 +145,26 @@ export function manualRange(
   model: string,
 ): ManualRange | undefined {
   for (const fact of facts) {
-    const texts = [...[...fact.steps].sort((a, b) => a.order - b.order).map((s) => s.text), ...fact.causes];
-    for (const text of texts) {
+    // Each text with the page that holds it: a range is cited on the page where it is printed, and a
+    // text no page was found to hold gives no manual range (the general figure stands, said as such).
+    const texts = [
+      ...[...fact.steps]
+        .sort((a, b) => a.order - b.order)
+        .map((s) => ({ text: s.text, citation: s.citation === undefined ? fact.citation : s.citation })),
+      ...fact.causes.map((text, i) => {
+        const at = fact.causeQuotes?.[i];
+        return { text, citation: at === undefined ? fact.citation : (at?.citation ?? null) };
+      }),
+    ];
+    for (const { text, citation } of texts) {
+      if (!citation) continue;
       for (const sentence of sentences(text)) {
         if (!quantity.onlyOfUnit && !quantity.names(sentence)) continue;
         const found = candidatesIn(sentence, quantity.unit);
         const chosen =
           found.find((c) => c.model !== null && sameModel(c.model, model)) ??
           found.find((c) => c.model === null);
-        if (chosen) return { low: chosen.low, high: chosen.high, citation: fact.citation, text: sentence };
+        if (chosen) return { low: chosen.low, high: chosen.high, citation, text: sentence };
       }
     }
   }

@@ -15,9 +15,12 @@ import { anyPhraseOccurs, bestMatches, keywordScore, normaliseText, tokens } fro
 import type {
   Expected,
   ManualFact,
+  ManualPart,
   ModelAction,
   ModelHypothesis,
   OutcomeTable,
+  Quote,
+  QuotedAt,
   RangeSource,
   SessionContext,
   SessionInit,
@@ -119,48 +122,80 @@ interface ManualHypothesis {
 }
 
 interface ManualAnalysis {
-  /** Knowledge cause id -> citations of the facts that name it. */
-  matched: Map<string, Citation[]>;
-  /** Knowledge cause id -> citations of the facts whose steps speak of it (no effect on its prior). */
-  mentioned: Map<string, Citation[]>;
+  /** Knowledge cause id -> the manual's causes that name it, each on its page. */
+  matched: Map<string, Quote[]>;
+  /** Knowledge cause ids the entries list (whether or not a page was found for the words). */
+  listed: Set<string>;
+  /** Knowledge cause id -> the steps that speak of it, on their pages (no effect on its prior). */
+  mentioned: Map<string, Quote[]>;
   unmatched: ManualHypothesis[];
-  /** Knowledge action id -> citations of the steps that describe it. */
-  actionCitations: Map<string, Citation[]>;
-  steps: { factIndex: number; order: number; text: string; safety: string | null; citation: Citation }[];
+  /** Knowledge action id -> the steps that describe it, on their pages. */
+  actionQuotes: Map<string, Quote[]>;
+  /** Knowledge action id -> the warnings the manual prints for the steps that describe it. */
+  actionSafety: Map<string, string[]>;
+  steps: {
+    factIndex: number;
+    order: number;
+    text: string;
+    safety: string | null;
+    citation: Citation | null;
+  }[];
   /** Fact index -> ids of every hypothesis the fact lists. */
   listedBy: Map<number, string[]>;
+  /** Knowledge cause id -> the part the manual names for it. */
+  parts: Map<string, ManualPart>;
 }
 
-function addCitation(map: Map<string, Citation[]>, id: string, citation: Citation): void {
+/** The page that holds a text of an entry: its own (verified) page, the entry's, or none. */
+function placed(at: QuotedAt, fact: ManualFact): Citation | null {
+  return at === undefined ? fact.citation : at;
+}
+
+function addQuote(map: Map<string, Quote[]>, id: string, text: string, citation: Citation | null): void {
   const list = map.get(id) ?? [];
-  if (!list.some((c) => sameCitation(c, citation))) list.push(citation);
   map.set(id, list);
+  if (!citation) return;
+  if (!list.some((q) => q.text === text && sameCitation(q.citation, citation))) list.push({ text, citation });
 }
 
 export function sameCitation(a: Citation, b: Citation): boolean {
   return a.document_id === b.document_id && a.page === b.page && a.page_end === b.page_end;
 }
 
+/** The distinct citations of quotes, in order. */
+export function citationsOf(quotes: Quote[]): Citation[] {
+  const out: Citation[] = [];
+  for (const q of quotes) if (!out.some((c) => sameCitation(c, q.citation))) out.push(q.citation);
+  return out;
+}
+
 function analyseManual(facts: ManualFact[], causes: Cause[], actions: Action[]): ManualAnalysis {
-  const matched = new Map<string, Citation[]>();
-  const mentioned = new Map<string, Citation[]>();
-  const actionCitations = new Map<string, Citation[]>();
+  const matched = new Map<string, Quote[]>();
+  const listedCauses = new Set<string>();
+  const mentioned = new Map<string, Quote[]>();
+  const actionQuotes = new Map<string, Quote[]>();
+  const actionSafety = new Map<string, string[]>();
   const byText = new Map<string, ManualHypothesis>();
   const unmatched: ManualHypothesis[] = [];
   const steps: ManualAnalysis['steps'] = [];
   const listedBy = new Map<number, string[]>();
+  const parts = new Map<string, ManualPart>();
 
   facts.forEach((fact, factIndex) => {
     const listed: string[] = [];
-    for (const text of fact.causes) {
-      if (!text.trim()) continue;
+    fact.causes.forEach((text, i) => {
+      if (!text.trim()) return;
+      const printed = fact.causeQuotes?.[i];
+      const at = printed === undefined ? fact.citation : (printed?.citation ?? null);
+      const quoted = printed?.text ?? text.trim();
       const winners = bestMatches(causes, text);
       if (winners.length > 0) {
         for (const cause of winners) {
-          addCitation(matched, cause.id, fact.citation);
+          addQuote(matched, cause.id, quoted, at);
+          listedCauses.add(cause.id);
           listed.push(cause.id);
         }
-        continue;
+        return;
       }
       const key = normaliseText(text);
       let entry = byText.get(key);
@@ -173,39 +208,60 @@ function analyseManual(facts: ManualFact[], causes: Cause[], actions: Action[]):
             prior: 0,
             remedy: null,
             citations: [],
+            quotes: [],
           },
           facts: [],
         };
         byText.set(key, entry);
         unmatched.push(entry);
       }
-      if (!entry.hypothesis.citations.some((c) => sameCitation(c, fact.citation))) {
-        entry.hypothesis.citations.push(fact.citation);
-      }
+      const quotes = entry.hypothesis.quotes!;
+      if (at && !quotes.some((q) => sameCitation(q.citation, at)))
+        quotes.push({ text: quoted, citation: at });
+      entry.hypothesis.citations = citationsOf(quotes);
       entry.facts.push(factIndex);
       listed.push(entry.hypothesis.id);
-    }
+    });
     listedBy.set(factIndex, listed);
 
     for (const step of [...fact.steps].sort((a, b) => a.order - b.order)) {
       if (!step.text.trim()) continue;
+      const at = placed(step.citation, fact);
+      const text = step.text.trim();
       // A step that names a cause ("points to a blocked circulator") is the page that supports it.
-      for (const cause of bestMatches(causes, step.text)) addCitation(mentioned, cause.id, fact.citation);
+      for (const cause of bestMatches(causes, step.text)) addQuote(mentioned, cause.id, text, at);
       const winners = bestMatches(actions, step.text);
       if (winners.length > 0) {
-        for (const action of winners) addCitation(actionCitations, action.id, fact.citation);
+        for (const action of winners) {
+          addQuote(actionQuotes, action.id, text, at);
+          // The manual's warning for the step goes with the action that stands for it.
+          if (step.safety) {
+            const list = actionSafety.get(action.id) ?? [];
+            if (!list.includes(step.safety)) list.push(step.safety);
+            actionSafety.set(action.id, list);
+          }
+        }
       } else {
-        steps.push({
-          factIndex,
-          order: step.order,
-          text: step.text.trim(),
-          safety: step.safety,
-          citation: fact.citation,
-        });
+        steps.push({ factIndex, order: step.order, text, safety: step.safety, citation: at });
       }
     }
+    // The part the entry names goes with the cause its name speaks of (a flow switch, a circulator).
+    if (fact.part)
+      for (const cause of bestMatches(causes, fact.part.name)) {
+        if (!parts.has(cause.id)) parts.set(cause.id, fact.part);
+      }
   });
-  return { matched, mentioned, unmatched, actionCitations, steps, listedBy };
+  return {
+    matched,
+    listed: listedCauses,
+    mentioned,
+    unmatched,
+    actionQuotes,
+    actionSafety,
+    steps,
+    listedBy,
+    parts,
+  };
 }
 
 /** Symptoms whose keyword groups all occur in the description, the code and the manual's titles. */
@@ -351,14 +407,19 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
   const residualPrior = k.settings.residual.prior;
   const total = [...weights.values()].reduce((s, w) => s + w, 0);
   const hypotheses: ModelHypothesis[] = [
-    ...causes.map((c) => ({
-      id: c.id,
-      label: c.label,
-      source: (manual.matched.has(c.id) ? 'manual' : 'knowledge') as 'manual' | 'knowledge',
-      prior: ((1 - residualPrior) * weights.get(c.id)!) / total,
-      remedy: c.remedy,
-      citations: manual.matched.get(c.id) ?? manual.mentioned.get(c.id) ?? [],
-    })),
+    ...causes.map((c) => {
+      const named = manual.matched.get(c.id) ?? [];
+      const quotes = named.length > 0 ? named : (manual.mentioned.get(c.id) ?? []);
+      return {
+        id: c.id,
+        label: c.label,
+        source: (manual.listed.has(c.id) ? 'manual' : 'knowledge') as 'manual' | 'knowledge',
+        prior: ((1 - residualPrior) * weights.get(c.id)!) / total,
+        remedy: c.remedy,
+        citations: citationsOf(quotes),
+        quotes,
+      };
+    }),
     ...manual.unmatched.map((m) => ({
       ...m.hypothesis,
       prior: ((1 - residualPrior) * weights.get(m.hypothesis.id)!) / total,
@@ -370,6 +431,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       prior: residualPrior,
       remedy: null,
       citations: [],
+      quotes: [],
     },
   ];
   const flat = new Set([RESIDUAL_ID, ...manual.unmatched.map((m) => m.hypothesis.id)]);
@@ -379,26 +441,35 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
   for (const c of causes) for (const q of Object.keys(c.effects)) affected.add(q);
 
   const sourcedRanges = manualRangesFor(facts, actions, quantities, init.model, context);
+  // A replacement carries the part the manual names for the one cause it clears.
+  const partOf = (a: Action): { part?: ManualPart } => {
+    if (!a.replacement) return {};
+    const cleared = Object.keys(a.fixes ?? {});
+    const part = cleared.length === 1 ? manual.parts.get(cleared[0]!) : undefined;
+    return part ? { part } : {};
+  };
   const modelActions: ModelAction[] = actions.map((a) => {
     const q = a.quantity ? quantities.get(a.quantity) : undefined;
     let table: OutcomeTable | null = null;
     let expected: Expected = { type: 'boolean' };
-    const citations = [...(manual.actionCitations.get(a.id) ?? [])];
+    const quotes = [...(manual.actionQuotes.get(a.id) ?? [])];
+    const quote = (text: string, citation: Citation) => {
+      if (!quotes.some((o) => o.text === text && sameCitation(o.citation, citation)))
+        quotes.push({ text, citation });
+    };
     let prompt = a.prompt;
     const restored = a.restores ? quantities.get(a.restores) : undefined;
     if (restored?.type === 'number') {
       const sourced = sourcedRanges.get(restored.id);
       prompt = withRange(a.prompt, sourced?.range ?? nominalFor(restored, context), restored.unit, !!sourced);
-      if (sourced && !citations.some((c) => sameCitation(c, sourced.source.citation)))
-        citations.push(sourced.source.citation);
+      if (sourced) quote(sourced.source.text, sourced.source.citation);
     }
     if (q) {
       expected = expectedOf(q, context);
       const sourced = sourcedRanges.get(q.id);
       if (sourced && expected.type === 'number') {
         expected = { ...expected, nominal_range: sourced.range, range_source: sourced.source };
-        if (!citations.some((c) => sameCitation(c, sourced.source.citation)))
-          citations.push(sourced.source.citation);
+        quote(sourced.source.text, sourced.source.citation);
       }
       const baseline = baselineOf(q);
       const rows: Record<string, number[]> = {};
@@ -443,7 +514,10 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       reliability: a.reliability,
       fixes: Object.fromEntries(Object.entries(a.fixes ?? {}).filter(([id]) => weights.has(id))),
       safety: a.safety ?? null,
-      citations,
+      ...(manual.actionSafety.has(a.id) ? { manualSafety: manual.actionSafety.get(a.id)! } : {}),
+      citations: citationsOf(quotes),
+      quotes,
+      ...partOf(a),
     };
   });
 
@@ -456,6 +530,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
     for (const id of listed) rows[id] = [yes, 1 - yes];
     rows[RESIDUAL_ID] = flattened([otherwise, 1 - otherwise], uniformMix);
     const safety = step.safety ? { en: step.safety, fr: step.safety } : null;
+    const stepQuotes = step.citation ? [{ text: step.text, citation: step.citation }] : [];
     const stepAction = { kind: 'check' as const, minutes: 10, invasiveness: 2, risk: 1 };
     modelActions.push({
       id: `manual-step-${step.factIndex + 1}-${step.order}`,
@@ -474,13 +549,16 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       reliability: 1,
       fixes: {},
       safety,
-      citations: [step.citation],
+      citations: citationsOf(stepQuotes),
+      quotes: stepQuotes,
     });
   }
 
   const citations: Citation[] = [];
+  const entryQuotes: Quote[] = [];
   for (const fact of facts) {
     if (!citations.some((c) => sameCitation(c, fact.citation))) citations.push(fact.citation);
+    if (fact.excerpt) entryQuotes.push({ text: fact.excerpt, citation: fact.citation });
   }
 
   const s = k.settings;
@@ -506,6 +584,15 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       ruleOutRatio: s.selection.rule_out_ratio,
       unansweredStreak: s.selection.unanswered_streak,
       ...(s.conclusion.suspect_at !== undefined ? { suspectAt: s.conclusion.suspect_at } : {}),
+      ...(s.conclusion.separation
+        ? {
+            separation: {
+              likelihoodRatio: s.conclusion.separation.likelihood_ratio,
+              minRival: s.conclusion.separation.min_rival,
+              minDistance: s.conclusion.separation.min_distance,
+            },
+          }
+        : {}),
       escalationCost: s.cost.escalation,
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },
@@ -513,5 +600,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
     named: [...named],
     stated: statedEvidence(k, init, modelActions),
     citations,
+    quotes: entryQuotes,
+    ...(init.noManual ? { noManual: init.noManual } : {}),
   };
 }

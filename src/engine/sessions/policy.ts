@@ -1,4 +1,11 @@
-import { branches, type Distribution, expectedGain, likelihoodRow, predictive } from './inference.js';
+import {
+  branches,
+  type Distribution,
+  expectedGain,
+  likelihoodRow,
+  predictive,
+  priorOf,
+} from './inference.js';
 import { RESIDUAL_ID } from './model.js';
 import type { ModelAction, ModelHypothesis, Outcome, SessionModel } from './types.js';
 
@@ -191,6 +198,49 @@ function couldUnseat(model: SessionModel, p: Distribution, action: ModelAction, 
   });
 }
 
+/** Total variation distance between two outcome rows. */
+function distance(a: number[], b: number[]): number {
+  return a.reduce((sum, x, i) => sum + Math.abs(x - (b[i] ?? 0)), 0) / 2;
+}
+
+/**
+ * The check a conclusion waits for: a rival outside the leader's remedy group that explains the
+ * evidence nearly as well as the leader (the posterior over the prior, which is the likelihood of the
+ * answers, at least `likelihoodRatio` of the leader's) and holds some share, while an open check tells
+ * the two apart. A cause read from one symptom (low pressure) is thus not concluded while a check that
+ * tells it from another cause of the same symptom is still open. The cheapest such check is asked.
+ */
+function separatingCheck(
+  s: Situation,
+  group: RemedyGroup,
+  information: ModelAction[],
+): ModelAction | undefined {
+  const rule = s.model.settings.separation;
+  if (!rule) return undefined;
+  const { model, posterior: p } = s;
+  const prior = priorOf(model);
+  const likelihood = (id: string) => (p[id] ?? 0) / Math.max(prior[id] ?? 0, EPSILON);
+  const leader = group.top;
+  const inGroup = new Set(group.members.map((h) => h.id));
+  const rivals = model.hypotheses.filter(
+    (h) =>
+      h.id !== RESIDUAL_ID &&
+      !inGroup.has(h.id) &&
+      h.source !== 'manual' &&
+      (p[h.id] ?? 0) >= rule.minRival &&
+      likelihood(h.id) >= rule.likelihoodRatio * likelihood(leader.id),
+  );
+  if (rivals.length === 0) return undefined;
+  let best: ModelAction | undefined;
+  for (const a of information) {
+    if (!a.table) continue;
+    const lead = likelihoodRow(a, leader.id);
+    if (!rivals.some((r) => distance(lead, likelihoodRow(a, r.id)) >= rule.minDistance)) continue;
+    if (!best || a.cost < best.cost) best = a;
+  }
+  return best;
+}
+
 /** Outcomes predicted below this probability are not expected to change a conclusion. */
 const OUTCOME_FLOOR = 0.01;
 
@@ -376,6 +426,8 @@ export function decide(s: Situation): Decision {
     group.mass >= settings.settledThreshold - EPSILON &&
     !information.some((a) => couldUnseat(model, p, a, group));
   if ((dominant || settled) && s.answers >= settings.minAnswers) {
+    const separating = withinBudget && !stuck ? separatingCheck(s, group, information) : undefined;
+    if (separating) return { kind: 'ask', actionId: separating.id };
     if (remedy?.replacement) {
       const level = dominant ? threshold : settings.settledThreshold;
       const ruling = information.filter(

@@ -1,6 +1,8 @@
 import type { Citation } from '../../contract/common.js';
 import type {
   ExpectedResponse,
+  ManualCoverage,
+  ManualQuote,
   NextAction,
   Session,
   SessionEquipment,
@@ -13,7 +15,7 @@ import type {
 import type { Labels } from './knowledge-schema.js';
 import { RESIDUAL_ID, sameCitation } from './model.js';
 import { posteriorsByTurn, statedInForce } from './session.js';
-import type { ModelAction, SessionState } from './types.js';
+import type { ModelAction, Quote, SessionState } from './types.js';
 
 export type Language = 'en' | 'fr';
 
@@ -33,6 +35,27 @@ function round(p: number): number {
 
 function text(labels: Labels, lang: Language): string {
   return labels[lang];
+}
+
+function quotesOf(quotes: Quote[] | undefined): ManualQuote[] {
+  return (quotes ?? []).map((q) => ({ excerpt: q.text, citation: q.citation }));
+}
+
+function uniqueQuotes(lists: ManualQuote[][]): ManualQuote[] {
+  const out: ManualQuote[] = [];
+  for (const list of lists)
+    for (const q of list)
+      if (!out.some((o) => o.excerpt === q.excerpt && sameCitation(o.citation, q.citation))) out.push(q);
+  return out;
+}
+
+/** The warnings of a step: the general one, then the manual's own for the steps it stands for. */
+function safetyOf(action: ModelAction, lang: Language): string | null {
+  const notes = [
+    ...(action.safety ? [text(action.safety, lang)] : []),
+    ...(action.manualSafety ?? []).map((w) => `${lang === 'fr' ? 'Le manuel' : 'The manual'}: ${w}`),
+  ];
+  return notes.length > 0 ? notes.join(' ') : null;
 }
 
 function uniqueCitations(lists: Citation[][]): Citation[] {
@@ -66,17 +89,20 @@ function expectedOf(action: ModelAction, lang: Language): ExpectedResponse {
 }
 
 export function publicAction(action: ModelAction, lang: Language = 'en'): NextAction {
-  const safety = action.safety ? text(action.safety, lang) : null;
-  return {
+  const out: NextAction = {
     id: action.id,
     kind: action.kind,
     label: text(action.label, lang),
     prompt: actionPrompt(action, lang),
     expected: expectedOf(action, lang),
     minutes: action.minutes,
-    safety,
+    safety: safetyOf(action, lang),
+    source: action.source,
     citations: action.citations,
+    quotes: quotesOf(action.quotes),
   };
+  if (action.part) out.part = { ...action.part };
+  return out;
 }
 
 function equipmentOf(state: SessionState): SessionEquipment {
@@ -97,6 +123,7 @@ function hypothesesOf(state: SessionState, lang: Language): SessionHypothesis[] 
       probability: round(state.posterior[h.id] ?? 0),
       source: h.source,
       citations: h.citations,
+      quotes: quotesOf(h.quotes),
     }))
     .sort((a, b) => b.probability - a.probability || order.get(a.id)! - order.get(b.id)!);
 }
@@ -152,9 +179,11 @@ function historyOf(state: SessionState, lang: Language): SessionHistoryEntry[] {
       kind: action.kind,
       prompt: actionPrompt(action, lang),
       value: 'value' in item.answer ? item.answer.value : { unknown: true as const },
+      ...('given' in item.answer && item.answer.given ? { given: item.answer.given } : {}),
       expected: expectedOf(action, lang),
       top_hypothesis: { id: top.id, probability: round(top.probability) },
       citations: action.citations,
+      quotes: quotesOf(action.quotes),
     };
   });
 }
@@ -176,6 +205,9 @@ function outcomeOf(state: SessionState, lang: Language): SessionOutcome | undefi
           kind: action.kind,
           label: text(action.label, lang),
           prompt: text(action.prompt, lang),
+          source: action.source,
+          ...(action.part ? { part: { ...action.part } } : {}),
+          safety: safetyOf(action, lang),
         }
       : null,
     escalation: o.escalation,
@@ -183,9 +215,65 @@ function outcomeOf(state: SessionState, lang: Language): SessionOutcome | undefi
     citations: uniqueCitations([
       cause?.citations ?? [],
       action?.citations ?? [],
-      cause?.source === 'manual' ? state.model.citations : [],
+      action?.part?.citation ? [action.part.citation] : [],
+      cause?.source === 'manual' ? entryCitations(state) : [],
+    ]),
+    quotes: uniqueQuotes([
+      quotesOf(cause?.quotes),
+      quotesOf(action?.quotes),
+      action?.part?.citation
+        ? [partQuote(action.part.name, action.part.reference, action.part.citation)]
+        : [],
+      cause?.source === 'manual' ? quotesOf(state.model.quotes) : [],
     ]),
   };
+}
+
+/** What the part's page was found to print: its reference (its name when it has none). */
+function partQuote(name: string, reference: string | null, citation: Citation): ManualQuote {
+  return { excerpt: reference ?? name, citation };
+}
+
+/**
+ * The entries' own pages, cited only with the row each holds: sessions stored before quotes carry
+ * no row text, and then their pages are still shown as they were.
+ */
+function entryCitations(state: SessionState): Citation[] {
+  const quotes = state.model.quotes;
+  return quotes === undefined ? state.model.citations : quotes.map((q) => q.citation);
+}
+
+const NO_MANUAL: Record<'brand' | 'model' | 'code', { status: ManualCoverage['status'] }> = {
+  brand: { status: 'no_brand' },
+  model: { status: 'no_model' },
+  code: { status: 'no_entry' },
+};
+
+/** What the corpus holds for the unit, and what to tell the technician first when it lacks a manual. */
+export function coverageOf(state: SessionState, lang: Language = 'en'): ManualCoverage {
+  const missing = state.model.noManual;
+  const { brand, model, code } = state.equipment;
+  if (!missing) {
+    if (state.model.citations.length > 0) return { status: 'entry', message: null };
+    return { status: 'no_entry', message: null };
+  }
+  const fr = lang === 'fr';
+  const general = fr
+    ? 'les étapes proposées sont des conseils généraux, sans page de manuel.'
+    : 'the steps below are general guidance, with no manual page behind them.';
+  const message =
+    missing === 'brand'
+      ? fr
+        ? `Aucun manuel de la marque ${brand} n’est connu : ${general}`
+        : `No manual of ${brand} is known: ${general}`
+      : missing === 'model'
+        ? fr
+          ? `Aucun manuel du modèle ${brand} ${model} n’est connu : ${general}`
+          : `No manual of the ${brand} ${model} is known: ${general}`
+        : fr
+          ? `Les manuels du ${brand} ${model} ne documentent pas le code ${code} : ${general}`
+          : `The manuals of the ${brand} ${model} do not document code ${code}: ${general}`;
+  return { status: NO_MANUAL[missing].status, message };
 }
 
 /** The session as the contract shows it (REST body, MCP structured content, CLI view). */
@@ -201,6 +289,7 @@ export function toPublic(state: SessionState, options: PublicOptions = {}): Sess
     next_action: next ? publicAction(next, lang) : null,
     history: historyOf(state, lang),
     turns: { used: state.history.length, budget: state.model.settings.budget },
+    manual_coverage: coverageOf(state, lang),
   };
   const outcome = outcomeOf(state, lang);
   if (outcome) session.outcome = outcome;
@@ -220,10 +309,17 @@ export function summary(state: SessionState, options: PublicOptions = {}): Sessi
     path,
     outcome,
     citations: uniqueCitations([
-      state.model.citations,
+      entryCitations(state),
       ...state.model.hypotheses.map((h) => h.citations),
       ...path.map((p) => p.citations),
       outcome?.citations ?? [],
     ]),
+    quotes: uniqueQuotes([
+      quotesOf(state.model.quotes),
+      ...state.model.hypotheses.map((h) => quotesOf(h.quotes)),
+      ...path.map((p) => p.quotes),
+      outcome?.quotes ?? [],
+    ]),
+    manual_coverage: coverageOf(state, lang),
   };
 }

@@ -8,7 +8,7 @@ import type { ManualFact, SessionInit } from './types.js';
  */
 export function sessionInitFromRequest(
   request: CreateSessionRequest & { equipment: SessionEquipmentKind },
-  extra: { manualFacts?: ManualFact[]; id?: string } = {},
+  extra: { manualFacts?: ManualFact[]; id?: string; noManual?: SessionInit['noManual'] } = {},
 ): SessionInit {
   const init: SessionInit = { equipment: request.equipment, brand: request.brand, model: request.model };
   if (request.error_code !== undefined) init.code = request.error_code;
@@ -18,5 +18,6 @@ export function sessionInitFromRequest(
   if (request.budget !== undefined) init.budget = request.budget;
   if (extra.manualFacts !== undefined) init.manualFacts = extra.manualFacts;
   if (extra.id !== undefined) init.id = extra.id;
+  if (extra.noManual !== undefined) init.noManual = extra.noManual;
   return init;
 }

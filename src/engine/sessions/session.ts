@@ -19,6 +19,7 @@ import type {
   SessionState,
   StatedEvidence,
 } from './types.js';
+import { toStepUnit } from './units.js';
 
 function actionOf(state: Pick<SessionState, 'model' | 'id'>, id: string): ModelAction {
   const action = state.model.actions.find((a) => a.id === id);
@@ -196,11 +197,12 @@ export function createSession(knowledge: Knowledge, init: SessionInit): SessionS
   };
   for (const reading of init.readings ?? []) {
     const action = readingAction(state, reading.quantity);
-    answerWeights(action, reading.value);
+    const answer = inStepUnit(action, reading.value);
+    answerWeights(action, answer.value);
     if (state.initial_readings.some((r) => r.action_id === action.id)) {
       throw new InvalidResponseError(`quantity ${reading.quantity} is given twice`);
     }
-    state.initial_readings.push({ action_id: action.id, quantity: reading.quantity, value: reading.value });
+    state.initial_readings.push({ action_id: action.id, quantity: reading.quantity, ...answer });
   }
   return evaluate(state);
 }
@@ -210,14 +212,25 @@ export function nextAction(state: SessionState): ModelAction | null {
   return state.next_action_id ? actionOf(state, state.next_action_id) : null;
 }
 
+/**
+ * A value as the step takes it: a number may come as a string with its unit ("20 psi"), converted to
+ * the step's unit and remembered as given; anything else stands as it is.
+ */
+function inStepUnit(action: ModelAction, value: AnswerValue): { value: AnswerValue; given?: string } {
+  if (action.expected.type !== 'number' || typeof value !== 'string') return { value };
+  const converted = toStepUnit(value, action.expected.unit);
+  return converted.given ? { value: converted.value, given: converted.given } : { value: converted.value };
+}
+
 function parseAnswer(action: ModelAction, value: Response['value']): Answer {
   if (typeof value === 'object' && value !== null) {
     if ((value as { unknown?: unknown }).unknown === true && Object.keys(value).length === 1)
       return { unknown: true };
     throw new InvalidResponseError('an answer is a boolean, a number, a string, or {"unknown": true}');
   }
-  answerWeights(action, value);
-  return { value };
+  const answer = inStepUnit(action, value);
+  answerWeights(action, answer.value);
+  return answer;
 }
 
 /**

@@ -8,12 +8,41 @@ import type {
   OperatingMode,
 } from './knowledge-schema.js';
 
+/**
+ * Where a text quoted from a manual stands: the page whose text holds it. `undefined` on a step or a
+ * cause means the entry's own citation holds it (facts built by hand); `null` means no page of the
+ * manual was found to hold it, so it is never shown under a page.
+ */
+export type QuotedAt = Citation | null | undefined;
+
 /** One entry of a manual's error-code table for the session's code and model, as the bundle holds it. */
 export interface ManualFact {
   code: string;
   title: string;
   causes: string[];
-  steps: { order: number; text: string; safety: string | null }[];
+  /**
+   * Each cause as printed on the page that holds it, index for index: a table cell keeps its lines,
+   * each of which stands on the page (absent: the entry's citation holds them all, as written).
+   */
+  causeQuotes?: (Quote | null)[];
+  steps: { order: number; text: string; safety: string | null; citation?: Citation | null }[];
+  citation: Citation;
+  /** The entry's row as printed (what its citation holds), when known. */
+  excerpt?: string;
+  /** The part the manual names for the fault, with the page printing its reference. */
+  part?: ManualPart | null;
+}
+
+export interface ManualPart {
+  name: string;
+  reference: string | null;
+  /** The page that prints the name and reference; null when no page was found to. */
+  citation: Citation | null;
+}
+
+/** A text taken from a manual and the page that holds it verbatim. */
+export interface Quote {
+  text: string;
   citation: Citation;
 }
 
@@ -44,10 +73,13 @@ export interface SessionInit {
   replacementThreshold?: number;
   /** Default: a digest of the inputs, so that equal inputs give equal sessions. */
   id?: string;
+  /** What the corpus lacks for this unit: no manual of the brand, of the model, or no entry for the code. */
+  noManual?: 'brand' | 'model' | 'code';
 }
 
 export type AnswerValue = boolean | number | string;
-export type Answer = { value: AnswerValue } | { unknown: true };
+/** `given`: the reading as typed when it named another unit than the step's ("20 psi"); `value` is converted. */
+export type Answer = { value: AnswerValue; given?: string } | { unknown: true };
 
 export interface Response {
   action_id: string;
@@ -64,6 +96,8 @@ export interface ModelHypothesis {
   /** The action that removes the cause or hands it on; null for the residual and manual-only causes. */
   remedy: string | null;
   citations: Citation[];
+  /** The manual's words behind the citations (absent in sessions stored before quotes). */
+  quotes?: Quote[];
 }
 
 /** Where a nominal range comes from: the manual's entry for the code (cited), or our general knowledge. */
@@ -134,7 +168,13 @@ export interface ModelAction {
   /** Hypotheses a repair targets, with the probability it clears each. */
   fixes: Record<string, number>;
   safety: Labels | null;
+  /** The manual's own warnings for the steps this action stands for, as printed. */
+  manualSafety?: string[];
   citations: Citation[];
+  /** The manual's words behind the citations (absent in sessions stored before quotes). */
+  quotes?: Quote[];
+  /** The part the manual names for this replacement, with its reference and page. */
+  part?: ManualPart;
 }
 
 export interface ModelSettings {
@@ -168,6 +208,8 @@ export interface ModelSettings {
   unansweredStreak?: number;
   /** A session handing the job on names its leader from this share (absent: it names none). */
   suspectAt?: number;
+  /** The check a conclusion waits for against a rival the evidence has not told apart (absent: none). */
+  separation?: { likelihoodRatio: number; minRival: number; minDistance: number };
   escalationCost: number;
   /** The reading a session opened on a code holds from the start (absent in older sessions). */
   codeReading?: { quantity: string; outcome: string };
@@ -189,6 +231,10 @@ export interface SessionModel {
   stated?: StatedEvidence[];
   /** Citations of the manual entries for the code. */
   citations: Citation[];
+  /** The entries' rows as printed, on those pages (absent in sessions stored before quotes). */
+  quotes?: Quote[];
+  /** No manual of the brand or model is known: the session runs on general knowledge alone. */
+  noManual?: 'brand' | 'model' | 'code';
 }
 
 export interface StatedEvidence {
@@ -243,7 +289,7 @@ export interface SessionState {
     context: SessionContext;
   };
   model: SessionModel;
-  initial_readings: { action_id: string; quantity: string; value: AnswerValue }[];
+  initial_readings: { action_id: string; quantity: string; value: AnswerValue; given?: string }[];
   history: HistoryItem[];
   posterior: Record<string, number>;
   next_action_id: string | null;

@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Session } from '../../src/contract/sessions.js';
+import { ROOT } from '../api/build.js';
+import { connectClient, demoBundle, type McpTestServer, startMcpServer } from '../mcp/harness.js';
+import { ensureBuiltOnce } from './built.js';
+
+/**
+ * A reading may carry its unit on every surface: REST over a listening server, MCP through the official
+ * client, and the built CLI. It is converted to the unit the step asks for, shown converted with the
+ * reading as given, and an unknown unit is refused naming it.
+ */
+let server: McpTestServer;
+let bundle: { bundle: string; dispose: () => void };
+let authorization: string;
+let mcp: Client;
+
+beforeAll(async () => {
+  await ensureBuiltOnce();
+  bundle = await demoBundle();
+  server = await startMcpServer(bundle.bundle);
+  authorization = (await server.api.key('units')).authorization;
+  mcp = await connectClient(server.mcpUrl, { authorization });
+}, 300_000);
+afterAll(async () => {
+  await mcp?.close();
+  await server?.close();
+  bundle?.dispose();
+});
+
+const E9 = { brand: 'Demotherm', model: 'DT-AW080-M', error_code: 'E9' };
+
+async function rest(
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; json: Session & { detail?: string } }> {
+  const res = await fetch(`${server.base}${url}`, {
+    method,
+    headers: { authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, json: (await res.json()) as Session & { detail?: string } };
+}
+
+describe('readings with units', () => {
+  it('REST: converts "20 psi" for a step in bar, records it as given, and refuses an unknown unit', async () => {
+    const started = await rest('POST', '/v2/diagnostic-sessions', E9);
+    expect(started.status).toBe(201);
+    const s = started.json as Session;
+    expect(s.next_action!.expected.unit).toBe('bar');
+    const wrong = await rest('POST', `/v2/diagnostic-sessions/${s.id}/responses`, {
+      action_id: s.next_action!.id,
+      value: '3 furlongs',
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.json.detail).toContain('furlongs');
+    const ok = await rest('POST', `/v2/diagnostic-sessions/${s.id}/responses`, {
+      action_id: s.next_action!.id,
+      value: '20 psi',
+    });
+    expect(ok.status).toBe(200);
+    expect((ok.json as Session).history[0]).toMatchObject({ value: 1.379, given: '20 psi' });
+  });
+
+  it('REST: takes readings at the start with their unit', async () => {
+    const started = await rest('POST', '/v2/diagnostic-sessions', {
+      ...E9,
+      readings: [{ quantity: 'water_pressure', value: '150 kPa' }],
+    });
+    expect(started.status).toBe(201);
+    // The pressure is known (1.5 bar): the session does not ask for it.
+    expect((started.json as Session).next_action?.id).not.toBe('read_water_pressure');
+    const refused = await rest('POST', '/v2/diagnostic-sessions', {
+      ...E9,
+      readings: [{ quantity: 'water_pressure', value: '150 stone' }],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.json.detail).toContain('stone');
+  });
+
+  it('MCP: the same conversion through the official client', async () => {
+    const started = await mcp.callTool({ name: 'start_diagnostic_session', arguments: E9 });
+    const s = started.structuredContent as unknown as Session;
+    const answered = await mcp.callTool({
+      name: 'respond_to_diagnostic_session',
+      arguments: { session_id: s.id, action_id: s.next_action!.id, value: '0.2 MPa' },
+    });
+    expect(answered.isError).toBeFalsy();
+    expect((answered.structuredContent as unknown as Session).history[0]).toMatchObject({
+      value: 2,
+      given: '0.2 MPa',
+    });
+  });
+
+  it('CLI: a unit typed after the number is converted, shown converted, and an unknown one refused', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-units-'));
+    const run = (args: string[], input = '') =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1' };
+        env.HEATSOURCE_CONFIG = path.join(home, 'no-config.json');
+        for (const name of ['HEATSOURCE_URL', 'HEATSOURCE_API_KEY', 'HEATSOURCE_BUNDLE', 'HEATSOURCE_STATE'])
+          delete env[name];
+        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], {
+          cwd: ROOT,
+          env,
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => {
+          stdout += d.toString();
+        });
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+        });
+        child.on('error', reject);
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
+        child.stdin.end(input);
+      });
+    try {
+      const common = ['--bundle', bundle.bundle, '--state', path.join(home, 'state.sqlite'), '--json'];
+      const start = await run([
+        'session',
+        'start',
+        '-b',
+        'Demotherm',
+        '-m',
+        'DT-AW080-M',
+        '-c',
+        'E9',
+        ...common,
+      ]);
+      expect(start.status, start.stderr).toBe(0);
+      const s = JSON.parse(start.stdout) as Session;
+      const bad = await run(['session', 'respond', s.id, '3 furlongs', ...common]);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toContain('furlongs');
+      // 0.2 psi is 0.0138 bar: a near-empty circuit, not 0.2 bar.
+      const low = await run(['session', 'respond', s.id, '0.2 psi', ...common]);
+      expect(low.status, low.stderr).toBe(0);
+      expect((JSON.parse(low.stdout) as Session).history[0]).toMatchObject({
+        value: 0.0138,
+        given: '0.2 psi',
+      });
+      const summary = await run(['session', 'summary', s.id, ...common.filter((a) => a !== '--json')]);
+      expect(summary.stdout).toContain('0.0138 bar (given as 0.2 psi)');
+      // An unknown brand, interactively: said once, then the kind asked in plain words, and a session runs.
+      const unknown = await run(
+        ['troubleshoot', '--bundle', bundle.bundle, '--state', path.join(home, 'state.sqlite')],
+        'Acme\nX1\nE1\n\n1\nquit\n',
+      );
+      expect(unknown.status, unknown.stderr).toBe(0);
+      expect(unknown.stdout.match(/No manual of the Acme X1 is known/g)).toHaveLength(1);
+      expect(unknown.stdout).toContain('Does the unit heat water');
+      expect(unknown.stdout).toContain('General advice (not quoted from a manual).');
+      expect(unknown.stdout).not.toContain('validation_failed');
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
