@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoBundle, ensureCliBuilt, heatsource, oneLine } from './helpers.js';
+
+// What a newcomer meets in the first minutes at the terminal, through the built binary: every failure in
+// the one style (`heatsource: …` on stderr, a status of the exit table), in our words, naming the value.
+
+let demo: string;
+let tmp: string;
+
+beforeAll(async () => {
+  ensureCliBuilt();
+  demo = await demoBundle();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-cli-first-contact-'));
+}, 300_000);
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('errors in our own words', () => {
+  it('an unknown command is one line naming it, with the closest commands, exit 2', async () => {
+    const typo = await heatsource(['lokup', '-b', 'Demotherm']);
+    expect(typo.code).toBe(2);
+    expect(oneLine(typo.stderr)).toBe(
+      'heatsource: no command `lokup`; did you mean `lookup`? `heatsource --help` lists them',
+    );
+    const sub = await heatsource(['bundle', 'verfy']);
+    expect(sub.code).toBe(2);
+    expect(oneLine(sub.stderr)).toContain('did you mean `bundle verify`?');
+    const none = await heatsource(['frobnicate']);
+    expect(none.code).toBe(2);
+    expect(oneLine(none.stderr)).toBe('heatsource: no command `frobnicate`; `heatsource --help` lists them');
+    expect(none.stderr).not.toMatch(/›|Error:/);
+  });
+
+  it('a missing argument points at the help as it is typed, with a space', async () => {
+    const r = await heatsource(['bundle', 'verify']);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/; see heatsource bundle verify --help$/);
+  });
+
+  it('an empty search says so without zod wording, exit 2; a rejected value says what is wrong', async () => {
+    for (const q of ['', '   ']) {
+      const r = await heatsource(['search', q, '--bundle', demo]);
+      expect(r.code).toBe(2);
+      expect(oneLine(r.stderr)).toMatch(/^heatsource: no words to search for: give a word or a question/);
+    }
+    const long = await heatsource(['search', 'x'.repeat(600), '--bundle', demo]);
+    expect(long.code).toBe(2);
+    const line = oneLine(long.stderr);
+    expect(line).toMatch(/^heatsource: q: must be at most \d+ characters long \(validation_failed\)$/);
+    expect(line).not.toMatch(/Too big|expected string/);
+  });
+
+  it('ingest of a folder that does not exist is a usage error naming it; nothing is written', async () => {
+    const target = path.join(tmp, 'never.bundle');
+    const missing = path.join(tmp, 'no-such-folder');
+    const r = await heatsource(['ingest', missing, '--bundle', target]);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toBe(`heatsource: no such file or folder: ${missing}; nothing was ingested`);
+    const empty = path.join(tmp, 'empty');
+    fs.mkdirSync(empty);
+    const none = await heatsource(['ingest', empty, '--bundle', target]);
+    expect(none.code).toBe(2);
+    expect(oneLine(none.stderr)).toBe(`heatsource: no PDF under ${empty}; nothing was ingested`);
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it('a run where every file fails says there was no previous bundle, not that it is unchanged', async () => {
+    const dir = path.join(tmp, 'broken');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'broken.pdf'), 'not a PDF at all');
+    const target = path.join(tmp, 'first.bundle');
+    const first = await heatsource(['ingest', dir, '--bundle', target, '--no-snapshots']);
+    expect(first.code).toBe(7);
+    expect(first.stdout).toContain(
+      'bundle not written: no valid manual was ingested; there was no previous bundle',
+    );
+    expect(first.stdout).not.toContain('unchanged');
+    expect(fs.existsSync(target)).toBe(false);
+    fs.copyFileSync(demo, target);
+    const again = await heatsource(['ingest', dir, '--bundle', target, '--no-snapshots']);
+    expect(again.code).toBe(7);
+    expect(again.stdout).toContain('no valid manual was ingested; the previous bundle is unchanged');
+    expect(fs.readFileSync(target).equals(fs.readFileSync(demo))).toBe(true);
+  });
+});
