@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoBundle, ensureCliBuilt, heatsource, oneLine } from './helpers.js';
+import { demoBundle, ensureCliBuilt, heatsource, oneLine, ROOT } from './helpers.js';
 
 // What a newcomer meets in the first minutes at the terminal, through the built binary: every failure in
 // the one style (`heatsource: …` on stderr, a status of the exit table), in our words, naming the value.
@@ -86,5 +86,26 @@ describe('errors in our own words', () => {
     expect(again.code).toBe(7);
     expect(again.stdout).toContain('no valid manual was ingested; the previous bundle is unchanged');
     expect(fs.readFileSync(target).equals(fs.readFileSync(demo))).toBe(true);
+  });
+});
+
+describe('README, word for word', () => {
+  const readme = () => fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const shellLines = (text: string) =>
+    [...text.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? '').split('\n'));
+
+  it('never tells a newcomer to run a bare `heatsource`, which a fresh clone has not put on the PATH', () => {
+    const lines = shellLines(readme());
+    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.filter((l) => /^\s*heatsource\s/.test(l))).toEqual([]);
+  });
+
+  it('the first terminal command answers, as written, from the demo bundle', async () => {
+    const first = shellLines(readme()).find((l) => /^npx heatsource (lookup|search|code) /.test(l));
+    expect(first).toBeDefined();
+    const args = (first ?? '').replace(/#.*$/, '').trim().split(/\s+/).slice(2);
+    const r = await heatsource([...args, '--bundle', demo]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Source: .+, page \d+/);
   });
 });
