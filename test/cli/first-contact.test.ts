@@ -89,6 +89,73 @@ describe('errors in our own words', () => {
   });
 });
 
+describe('a brand or model the corpus does not have', () => {
+  it('is a failure on stderr naming the brand, with the brands that exist; stdout stays empty', async () => {
+    const r = await heatsource([
+      'lookup',
+      '--brand',
+      'Acme',
+      '--model',
+      'X1',
+      '--code',
+      'E9',
+      '--bundle',
+      demo,
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(oneLine(r.stderr)).toBe(
+      'heatsource: no manual of brand “Acme” in the corpus; brands in the corpus: Demotherm',
+    );
+    const strict = await heatsource([
+      'lookup',
+      '-b',
+      'Acme',
+      '-m',
+      'X1',
+      '-c',
+      'E9',
+      '--strict',
+      '--bundle',
+      demo,
+    ]);
+    expect(strict.code).toBe(3);
+    expect(oneLine(strict.stderr)).toContain('no manual of brand “Acme” in the corpus');
+  });
+
+  it('offers the close matches of a mistyped brand or model', async () => {
+    const brand = await heatsource(['lookup', '-b', 'Demothrm', '-m', 'X1', '-c', 'E9', '--bundle', demo]);
+    expect(brand.code).toBe(3);
+    expect(oneLine(brand.stderr)).toBe(
+      'heatsource: no manual of brand “Demothrm” in the corpus; did you mean Demotherm?',
+    );
+    const model = await heatsource([
+      'lookup',
+      '-b',
+      'Demotherm',
+      '-m',
+      'DT-AW08-M',
+      '-c',
+      'E9',
+      '--bundle',
+      demo,
+    ]);
+    expect(model.code).toBe(3);
+    expect(model.stdout).toBe('');
+    expect(oneLine(model.stderr)).toMatch(
+      /^heatsource: no manual of Demotherm model “DT-AW08-M” in the corpus; did you mean DT-AW080-M\b/,
+    );
+  });
+
+  it('--json still prints the answer with its options on stdout', async () => {
+    const r = await heatsource(['lookup', '-b', 'Acme', '-m', 'X1', '-c', 'E9', '--json', '--bundle', demo]);
+    expect(r.code).toBe(3);
+    const body = JSON.parse(r.stdout);
+    expect(body.state).toBe('out_of_coverage');
+    expect(body.follow_up_questions[0].options).toContain('Demotherm');
+  });
+});
+
 describe('README, word for word', () => {
   const readme = () => fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const shellLines = (text: string) =>
