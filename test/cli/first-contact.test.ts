@@ -156,6 +156,36 @@ describe('a brand or model the corpus does not have', () => {
   });
 });
 
+describe('nothing left in the checkout', () => {
+  it('snapshot --open without --out writes to a temporary folder, not the current one', async () => {
+    const cwd = path.join(tmp, 'checkout');
+    const temp = path.join(tmp, 'temp');
+    fs.mkdirSync(cwd);
+    fs.mkdirSync(temp);
+    // No desktop viewer on this PATH: the file is still written, and said where.
+    const r = await heatsource(
+      ['snapshot', 'demotherm-aquafield-monobloc-service-en', '7', '--open', '--bundle', demo],
+      { TMPDIR: temp, PATH: path.dirname(process.execPath) },
+      { cwd },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const written = path.join(
+      temp,
+      'heatsource-snapshots',
+      'demotherm-aquafield-monobloc-service-en-p7.webp',
+    );
+    expect(r.stdout).toContain(written);
+    expect(fs.statSync(written).size).toBeGreaterThan(1000);
+    expect(fs.readdirSync(cwd)).toEqual([]);
+  });
+
+  it('git ignores what npm pack and snapshot leave in the root', () => {
+    const ignore = fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n');
+    expect(ignore).toContain('*.tgz');
+    expect(ignore).toContain('/*-p[0-9]*.webp');
+  });
+});
+
 describe('README, word for word', () => {
   const readme = () => fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const shellLines = (text: string) =>
