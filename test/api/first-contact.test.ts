@@ -12,6 +12,7 @@ import { ROOT } from './build.js';
 interface Served {
   url: string;
   stdout: () => string;
+  stderr: () => string;
   stop: () => Promise<void>;
 }
 
@@ -39,6 +40,7 @@ function serve(args: string[], wrap?: (argv: string[]) => string[]): Promise<Ser
       resolve({
         url: m[1]!,
         stdout: () => out,
+        stderr: () => err,
         stop: async () => {
           // Under `script` the server is a child of it, in a session of its own: stop the server itself
           // (closing the terminal would send it SIGHUP, which reopens the bundle).
@@ -135,6 +137,34 @@ describe('the bare address', () => {
     const icon = await fetch(`${s.url}/favicon.ico`);
     expect(icon.headers.get('content-type')).toBe('image/svg+xml');
     expect(await icon.text()).toMatch(/^<svg /);
+  }, 180_000);
+});
+
+describe('from an answer to its procedure', () => {
+  it('a diagnostic names the chunk of its procedure, and GET /v1/procedure/{chunk_id} returns it', async () => {
+    const s = running[0] ?? (await started([]));
+    // An empty state gets a test key, printed once when the server starts.
+    const keyIn = () => /\b(ak_test_[A-Za-z0-9_-]{20,})/.exec(s.stderr())?.[1];
+    await expect.poll(keyIn, { timeout: 20_000 }).toBeDefined();
+    const key = keyIn();
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const res = await fetch(`${s.url}/v1/diagnostic`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ brand: 'Demotherm', model: 'DT-AW080-M', error_code: 'E9' }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      procedure: { chunk_id: string; document_id: string; page: number } | null;
+    };
+    expect(body.procedure).not.toBeNull();
+    const procedure = body.procedure!;
+    const got = await fetch(`${s.url}/v1/procedure/${encodeURIComponent(procedure.chunk_id)}`, { headers });
+    expect(got.status).toBe(200);
+    const chunk = (await got.json()) as { chunk_id: string; citation: { document_id: string; page: number } };
+    expect(chunk.chunk_id).toBe(procedure.chunk_id);
+    expect(chunk.citation.document_id).toBe(procedure.document_id);
+    expect(chunk.citation.page).toBe(procedure.page);
   }, 180_000);
 });
 
