@@ -156,6 +156,29 @@ describe('a brand or model the corpus does not have', () => {
   });
 });
 
+describe('help on a small screen (45 columns)', () => {
+  it('wraps between words: every word of the narrow help is a word of the wide one', async () => {
+    for (const command of [
+      ['lookup', '--help'],
+      ['troubleshoot', '--help'],
+    ]) {
+      const [narrow, wide] = await Promise.all([
+        heatsource(command, { COLUMNS: '45' }),
+        heatsource(command, { COLUMNS: '400' }),
+      ]);
+      expect(narrow.code).toBe(0);
+      const words = new Set(wide.stdout.split(/\s+/));
+      const cut = narrow.stdout.split(/\s+/).filter((w) => !words.has(w));
+      expect(cut).toEqual([]);
+      // Prose is wrapped (oclif's flag table may still overshoot by a column); an example stays whole.
+      const body = narrow.stdout.slice(narrow.stdout.indexOf('FLAGS'));
+      for (const line of body.split('\n')) {
+        if (line.length > 47 && !line.trim().startsWith('$ ')) expect(line.trim()).not.toContain(' ');
+      }
+    }
+  });
+});
+
 describe('nothing left in the checkout', () => {
   it('snapshot --open without --out writes to a temporary folder, not the current one', async () => {
     const cwd = path.join(tmp, 'checkout');
