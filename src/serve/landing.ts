@@ -54,7 +54,8 @@ export function landingRoutes(app: FastifyInstance, options: { version: string }
     }
     const items = links()
       .map(
-        (l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.title)}</a> <code>${escapeHtml(l.href)}</code></li>`,
+        (l) =>
+          `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.title)}</a> <code>${escapeHtml(l.href)}</code></li>`,
       )
       .join('\n');
     reply.type('text/html; charset=utf-8');
