@@ -4,7 +4,7 @@
 # the official conformance suite, failing on any failure not listed (with its reason) in
 # test/mcp/conformance-expected-failures.yaml, or on a listed one that passes.
 #
-# The suite and Inspector need Node 22+ while the project runs on Node 20: Node 24 is installed from the
+# The suite and Inspector need Node 22+, whatever Node runs the project here: Node 24 is installed from the
 # npm registry (the `node` package) into a temporary prefix, next to them, and runs them only.
 # The suite sends no Authorization header, so the server runs without keys, which is allowed on loopback only.
 #

@@ -1,9 +1,10 @@
 import os from 'node:os';
 import { Args, Flags } from '@oclif/core';
+import { discoverManuals } from '../pipeline/ingest/discover.js';
 import { describe, ingestProgress } from '../pipeline/ingest/progress-view.js';
 import { ingest } from '../pipeline/ingest/run.js';
 import { HeatsourceCommand } from '../src/cli/base-command.js';
-import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
+import { CliError, EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 
 export default class Ingest extends HeatsourceCommand {
   static override summary = 'Ingest manufacturer manuals (PDF + YAML sidecar) into one bundle file.';
@@ -44,6 +45,15 @@ export default class Ingest extends HeatsourceCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Ingest);
+    // A path that is not there, or names no PDF, is a mistake on the command line (status 2), found before
+    // anything is read or written, rather than a file that failed to ingest.
+    const { manuals, missing } = discoverManuals(argv as string[]);
+    if (missing.length > 0) {
+      throw new CliError(`no such file or folder: ${missing.join(', ')}; nothing was ingested`, EXIT.usage);
+    }
+    if (manuals.length === 0) {
+      throw new CliError(`no PDF under ${(argv as string[]).join(', ')}; nothing was ingested`, EXIT.usage);
+    }
     const progress = flags.json ? undefined : ingestProgress(process.stderr);
     const report = await ingest(
       {

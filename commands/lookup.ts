@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { CliError, EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
-import { formatDiagnostic, formatStrict } from '../src/cli/format-diagnostic.js';
+import { formatDiagnostic, formatStrict, notCoveredLine } from '../src/cli/format-diagnostic.js';
+import { closestNames } from '../src/cli/suggest.js';
 
 export default class Lookup extends ClientCommand {
   static override summary = 'What an error code means for a unit, from its manual, with the page.';
@@ -45,10 +46,13 @@ export default class Lookup extends ClientCommand {
           ...language,
         });
         if (flags.json) this.printJson(r);
-        else {
-          const hints = r.reason === 'unknown_brand' ? await this.brandSuggestions(client, flags.brand) : [];
-          this.print(formatStrict(r, this.style, { brand: flags.brand, model: flags.model }, hints));
-        }
+        else if (r.reason === 'unknown_brand') {
+          const { close, known } = await this.brandChoices(client, flags.brand);
+          throw new CliError(
+            notCoveredLine({ kind: 'brand', typed: flags.brand }, close, known),
+            EXIT.notFound,
+          );
+        } else this.print(formatStrict(r, this.style, { brand: flags.brand, model: flags.model }));
         return r.status === 'exact_source' ? EXIT.ok : EXIT.notFound;
       }
       const r = await client.diagnose({
@@ -58,11 +62,26 @@ export default class Lookup extends ClientCommand {
         ...language,
       });
       if (flags.json) this.printJson(r);
-      else {
-        const hints =
-          r.state === 'out_of_coverage' && !r.brand ? await this.brandSuggestions(client, flags.brand) : [];
-        this.print(formatDiagnostic(r, this.style, hints));
-      }
+      else if (r.state === 'out_of_coverage' && (!r.brand || flags.model)) {
+        // Not an answer but a failure: one line on stderr naming the value at fault, with what exists.
+        if (!r.brand) {
+          const { close, known } = await this.brandChoices(client, flags.brand);
+          throw new CliError(
+            notCoveredLine({ kind: 'brand', typed: flags.brand }, close, known),
+            EXIT.notFound,
+          );
+        }
+        const models = r.follow_up_questions.find((q) => q.field === 'model')?.options ?? [];
+        const typed = flags.model ?? '';
+        const close = closestNames(
+          typed,
+          models.map((name) => ({ name, aliases: [] })),
+        );
+        throw new CliError(
+          notCoveredLine({ kind: 'model', typed, brand: r.brand }, close, models),
+          EXIT.notFound,
+        );
+      } else this.print(formatDiagnostic(r, this.style));
       return r.state === 'answer' ? EXIT.ok : EXIT.notFound;
     });
   }

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
-import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
+import { CliError, EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatSearch } from '../src/cli/format-catalog.js';
 
 function shellQuote(s: string): string {
@@ -34,6 +34,12 @@ export default class Search extends ClientCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Search);
+    if (!args.query.trim()) {
+      throw new CliError(
+        `no words to search for: give a word or a question, e.g. ${this.config.bin} search "low water flow"`,
+        EXIT.usage,
+      );
+    }
     await this.withClient(flags, async (client) => {
       const r = await client.search({
         q: args.query,

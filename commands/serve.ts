@@ -51,6 +51,13 @@ export default class Serve extends HeatsourceCommand {
       default: 'info',
       env: 'LOG_LEVEL',
     }),
+    'log-format': Flags.string({
+      description:
+        'lines: one readable line per request; json: one JSON record per line; auto: lines on a terminal',
+      options: ['auto', 'lines', 'json'],
+      default: 'auto',
+      env: 'HEATSOURCE_LOG_FORMAT',
+    }),
   };
 
   async run(): Promise<void> {
@@ -79,6 +86,7 @@ export default class Serve extends HeatsourceCommand {
             .map((a) => a.trim())
             .filter(Boolean),
           logLevel: flags['log-level'],
+          logFormat: flags['log-format'] as 'auto' | 'lines' | 'json',
           extend: async (app, hs) => {
             await registerConsole(app, hs);
             await registerFieldApp(app);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { HeatsourceError } from '@heatsource/sdk';
 import { Args, Flags } from '@oclif/core';
@@ -10,7 +11,7 @@ export default class Snapshot extends ClientCommand {
   static override summary = 'Save the image of a manual page (the page a citation points to).';
   static override description =
     'Writes the page as WebP (or PNG with --format png) to --out, by default DOCUMENT-pPAGE.webp in the ' +
-    'current folder; `--out -` writes the bytes to stdout. --open shows it with the desktop viewer ' +
+    'current folder (with --open, in a temporary folder); `--out -` writes the bytes to stdout. --open shows it with the desktop viewer ' +
     '(xdg-open, or open on macOS) when there is one. Every citation prints the command that fetches its page.' +
     `\n\n${EXIT_HELP}`;
   static override examples = [
@@ -64,7 +65,15 @@ export default class Snapshot extends ClientCommand {
         return EXIT.ok;
       }
       const ext = image.contentType === 'image/png' ? 'png' : 'webp';
-      const file = path.resolve(flags.out ?? `${args.document}-p${args.page}.${ext}`);
+      const name = `${args.document}-p${args.page}.${ext}`;
+      // Only to look at it (--open without --out): a temporary folder, not the current one (often a checkout).
+      const viewing = path.join(os.tmpdir(), 'heatsource-snapshots');
+      if (!flags.out && flags.open) fs.mkdirSync(viewing, { recursive: true });
+      const file = flags.out
+        ? path.resolve(flags.out)
+        : flags.open
+          ? path.join(viewing, name)
+          : path.resolve(name);
       const folder = path.dirname(file);
       if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
         throw new CliError(`cannot write ${file}: the folder ${folder} does not exist`, EXIT.usage);

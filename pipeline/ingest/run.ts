@@ -107,6 +107,7 @@ export async function ingest(
     failure(file, null, [{ field: '(path)', reason: 'no such file or folder' }]),
   );
   onEvent({ type: 'start', files: manuals.length });
+  const hadBundle = fs.existsSync(options.bundle);
   const previous = options.reuse === false ? undefined : readPrevious(options.bundle);
   const builder = new BundleBuilder(options.bundle, brands, previous ? options.bundle : undefined);
   const pool = options.snapshots ? new SnapshotPool(options.jobs) : undefined;
@@ -146,9 +147,11 @@ export async function ingest(
     const ingestedCount = results.filter((r) => r.status !== 'failed').length;
     const failedCount = results.filter((r) => r.status === 'failed').length;
     let reason: string | null = null;
-    if (ingestedCount === 0) reason = 'no valid manual was ingested; the previous bundle is unchanged';
+    // Say what became of the target: there may have been no bundle there to keep.
+    const untouched = hadBundle ? 'the previous bundle is unchanged' : 'there was no previous bundle';
+    if (ingestedCount === 0) reason = `no valid manual was ingested; ${untouched}`;
     else if (options.strict && failedCount > 0)
-      reason = `--strict: ${failedCount} file(s) failed; the previous bundle is unchanged`;
+      reason = `--strict: ${failedCount} file(s) failed; ${untouched}`;
     if (reason) {
       builder.abort();
     } else {

@@ -22,7 +22,7 @@ export abstract class HeatsourceCommand extends Command {
     if (err.code === 'EEXIT') return super.catch(err);
     if (!this.parsed) {
       process.stderr.write(
-        `${this.errStyle.red('heatsource:')} ${usageLine(err.message ?? String(err))}; see ${this.config.bin} ${this.id ?? ''} --help\n`,
+        `${this.errStyle.red('heatsource:')} ${usageLine(err.message ?? String(err))}; see ${[this.config.bin, ...(this.id ? [this.id.replaceAll(':', this.config.topicSeparator)] : []), '--help'].join(' ')}\n`,
       );
       return this.exit(EXIT.usage);
     }

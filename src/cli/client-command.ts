@@ -107,6 +107,19 @@ export abstract class ClientCommand extends HeatsourceCommand {
     }
   }
 
+  /** The brands closest to a typed one, and every brand the source knows (both empty on any failure). */
+  protected async brandChoices(
+    client: HeatsourceClient,
+    brand: string,
+  ): Promise<{ close: string[]; known: string[] }> {
+    try {
+      const known = await this.knownBrands(client);
+      return { close: closestNames(brand, known), known: known.map((b) => b.name) };
+    } catch {
+      return { close: [], known: [] };
+    }
+  }
+
   /** Ends with a not-found status, suggesting the closest brands when the brand is the likely cause. */
   protected async brandNotFound(
     client: HeatsourceClient,

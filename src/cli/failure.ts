@@ -64,6 +64,10 @@ export function describeFailure(err: unknown, target?: Target): string {
     } else if (err.status >= 500 && err.requestId) {
       hint = ` (request ${err.requestId})`;
     }
+    // A rejected value is said once, as "field: what is wrong with it", rather than after a list of names.
+    if (err.code === 'validation_failed' && err.errors.length > 0) {
+      return flat(`${err.errors.map((e) => `${e.field}: ${e.message}`).join('; ')} (${err.code})${hint}`);
+    }
     const fields =
       err.errors.length > 0 ? ` [${err.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}]` : '';
     return flat(`${err.detail || err.title}${fields} (${err.code})${hint}`);

@@ -118,6 +118,28 @@ export function formatDiagnostic(d: DiagnosticResponse, style: Style, suggestion
   return out.toString();
 }
 
+/**
+ * The one line of a look-up the corpus cannot answer for the brand or model typed: it names the value,
+ * then offers the close names, or else the names the corpus has (the first few, and how many in all).
+ */
+export function notCoveredLine(
+  what: { kind: 'brand'; typed: string } | { kind: 'model'; typed: string; brand: string },
+  close: readonly string[],
+  known: readonly string[],
+  max = 6,
+): string {
+  const subject = what.kind === 'brand' ? `brand “${what.typed}”` : `${what.brand} model “${what.typed}”`;
+  const line = `no manual of ${subject} in the corpus`;
+  if (close.length > 0) return `${line}; did you mean ${close.join(', ')}?`;
+  if (known.length === 0) return line;
+  const which = what.kind === 'brand' ? 'brands' : `${what.brand} models`;
+  const more =
+    known.length > max
+      ? `, … (${known.length} in all; \`heatsource ${what.kind === 'brand' ? 'registry' : `product ${what.brand}`}\` lists them)`
+      : '';
+  return `${line}; ${which} in the corpus: ${known.slice(0, max).join(', ')}${more}`;
+}
+
 /** A v2 answer: exact source or why there is none; the diagnostic is the v1 shape. */
 export function formatStrict(
   r: StrictDiagnosticResponse,

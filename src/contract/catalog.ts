@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Citation, text } from './common.js';
+import { Citation, ProcedureCitation, text } from './common.js';
 import { Excerpt, Part, Step } from './diagnostic.js';
 import { DocumentSummary, MatchKind, ModelSummary } from './documents.js';
 
@@ -32,7 +32,7 @@ export const ErrorCodeEntry = z
     models: z.array(z.string()).describe('models the manual lists'),
     document: DocumentSummary,
     citation: Citation,
-    procedure: Citation.nullable(),
+    procedure: ProcedureCitation.nullable(),
   })
   .meta({ id: 'ErrorCodeEntry' });
 export type ErrorCodeEntry = z.infer<typeof ErrorCodeEntry>;

@@ -33,6 +33,12 @@ export const Citation = z
   .meta({ id: 'Citation' });
 export type Citation = z.infer<typeof Citation>;
 
+/** The citation of a code's detailed procedure, with the chunk to fetch it whole from GET /v1/procedure/{chunk_id}. */
+export const ProcedureCitation = Citation.extend({
+  chunk_id: z.string().describe('the procedure chunk: GET /v1/procedure/{chunk_id} returns it whole'),
+}).meta({ id: 'ProcedureCitation' });
+export type ProcedureCitation = z.infer<typeof ProcedureCitation>;
+
 /** RFC 9457 problem document, with a stable machine code and per-field errors. */
 export const Problem = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Citation, ErrorCodeField, text, wellFormed } from './common.js';
+import { Citation, ErrorCodeField, ProcedureCitation, text, wellFormed } from './common.js';
 import { ModelMatch } from './documents.js';
 import { NextAction, SessionHypothesis, SessionOutcome, SessionStatus } from './sessions.js';
 
@@ -92,7 +92,9 @@ export const DiagnosticResponse = z
     steps: z.array(Step),
     part: Part.nullable(),
     citation: Citation.nullable(),
-    procedure: Citation.nullable().describe("the code's detailed procedure, when the manual has one"),
+    procedure: ProcedureCitation.nullable().describe(
+      "the code's detailed procedure, when the manual has one",
+    ),
     alternatives: z.array(Alternative),
     follow_up_questions: z.array(FollowUpQuestion),
     billable: z.boolean().describe('whether this response counts against the quota'),

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { BundleReader, ModelRow, RangeRow } from '../bundle/reader.js';
 import type { ChunkRow, DocumentRow, ErrorCodeRow } from '../bundle/schema.js';
-import { type Citation, pageResourceUri, snapshotUrl } from '../contract/common.js';
+import { type Citation, type ProcedureCitation, pageResourceUri, snapshotUrl } from '../contract/common.js';
 import type { DocumentSummary, ModelSummary } from '../contract/documents.js';
 import type { DOC_TYPES, EQUIPMENT } from '../contract/sidecar.js';
 import { excerptStands } from '../text/excerpt-cells.js';
@@ -46,7 +46,7 @@ export class CorpusView {
   private readonly brandSet: Set<string>;
   private readonly brandAliases = new Map<string, string>();
   private readonly entryCitations = new Map<number, Citation | null>();
-  private readonly procedureCitations = new Map<number, Citation | null>();
+  private readonly procedureCitations = new Map<number, ProcedureCitation | null>();
   private readonly documentRows = new Map<string, DocumentRow>();
   private readonly documentSummaries = new Map<string, DocumentSummary>();
   private readonly modelRows: ModelRow[];
@@ -275,7 +275,7 @@ export class CorpusView {
   }
 
   /** The citation of a code's detailed procedure, when the manual has one and its pages exist. */
-  procedureCitation(e: CodeEntry): Citation | null {
+  procedureCitation(e: CodeEntry): ProcedureCitation | null {
     const known = this.procedureCitations.get(e.row.id);
     if (known !== undefined) return known;
     const citation = this.makeProcedureCitation(e);
@@ -283,14 +283,15 @@ export class CorpusView {
     return citation;
   }
 
-  private makeProcedureCitation(e: CodeEntry): Citation | null {
+  private makeProcedureCitation(e: CodeEntry): ProcedureCitation | null {
     const id = e.row.procedure_chunk_id;
     if (!id) return null;
     const chunk = this.reader.chunk(id);
     if (!chunk) return null;
     const start = e.row.procedure_page_start ?? chunk.page_start;
     const end = Math.max(start, e.row.procedure_page_end ?? chunk.page_end);
-    return this.citation(chunk.document_id, start, end, id);
+    const citation = this.citation(chunk.document_id, start, end, id);
+    return citation ? { ...citation, chunk_id: id } : null;
   }
 
   private isVerified(row: ErrorCodeRow): boolean {

@@ -85,9 +85,49 @@ function joinPath(path: readonly PropertyKey[]): string {
   return path.length === 0 ? '(body)' : path.map(String).join('.');
 }
 
+/** zod's own default wording ("Too small: expected string to have >=1 characters"); a schema's own message is kept. */
+const ZOD_DEFAULT = /^(?:Too small|Too big|Invalid input|Invalid option|Invalid string)\b/;
+
+const quoteAll = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(', ');
+
+function bound(issue: { origin?: string; inclusive?: boolean }, n: number | bigint, least: boolean): string {
+  const limit = issue.inclusive === false ? (least ? Number(n) + 1 : Number(n) - 1) : Number(n);
+  const word = least ? 'at least' : 'at most';
+  if (issue.origin === 'string') {
+    if (least && limit === 1) return 'must not be empty';
+    return `must be ${word} ${limit} character${limit === 1 ? '' : 's'} long`;
+  }
+  if (issue.origin === 'array' || issue.origin === 'set') {
+    if (least && limit === 1) return 'must hold at least one item';
+    return `must hold ${word} ${limit} item${limit === 1 ? '' : 's'}`;
+  }
+  return `must be ${word} ${limit}`;
+}
+
+/**
+ * A field's problem in the service's own words, the same on REST, MCP and the terminal: zod's default
+ * messages are written for developers of the schema ("Too small: expected string to have >=1 characters"),
+ * not for the people who sent the value.
+ */
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) return 'is required';
-  return issue.message;
+  if (!ZOD_DEFAULT.test(issue.message)) return issue.message;
+  switch (issue.code) {
+    case 'too_small':
+      return bound(issue, issue.minimum, true);
+    case 'too_big':
+      return bound(issue, issue.maximum, false);
+    case 'invalid_type':
+      return issue.expected === 'int' ? 'must be a whole number' : `must be a ${issue.expected}`;
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? `must be ${quoteAll(issue.values)}`
+        : `must be one of ${quoteAll(issue.values)}`;
+    case 'invalid_format':
+      return issue.format === 'regex' ? 'is not in the expected form' : `is not a valid ${issue.format}`;
+    default:
+      return issue.message;
+  }
 }
 
 export function validationError(error: z.ZodError, schema?: z.ZodType): ServiceError {

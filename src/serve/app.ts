@@ -13,6 +13,7 @@ import { type McpRoutesOptions, mcpRoutes } from '../mcp/index.js';
 import { localAccount } from '../state/local-key.js';
 import type { RateLimiter } from '../state/rate-limit.js';
 import type { StateStore } from '../state/types.js';
+import { landingRoutes } from './landing.js';
 
 /** What the app is made of, for routes added later (MCP) that must authenticate and call services alike. */
 export interface HeatsourceApp {
@@ -246,6 +247,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ...options.mcp,
     });
   }
+  landingRoutes(app, { version: packageVersion() });
   if (options.extend) await options.extend(app, hs);
   return app;
 }

@@ -21,6 +21,8 @@ export class LogSink {
   constructor(
     fd = 1,
     private readonly maxBuffered = MAX_BUFFERED,
+    /** Rewrites each line before it is written (readable lines on a terminal); none: as pino wrote it. */
+    private readonly format?: (line: string) => string,
   ) {
     let stat: fs.Stats | undefined;
     try {
@@ -46,7 +48,7 @@ export class LogSink {
       this.dropped++;
       return true;
     }
-    this.stream.write(line);
+    this.stream.write(this.format ? this.format(line) : line);
     return true;
   }
 

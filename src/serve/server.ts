@@ -7,6 +7,7 @@ import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.j
 import { defaultStatePath, describeState, openStateStore } from '../state/open.js';
 import type { StateStore } from '../state/types.js';
 import { type BuildAppOptions, buildApp } from './app.js';
+import { type LogFormat, readableLine, resolveLogFormat } from './log-lines.js';
 import { LogSink } from './log-sink.js';
 
 export interface ServeOptions {
@@ -20,6 +21,8 @@ export interface ServeOptions {
   /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
   trustProxy?: string[];
   logLevel?: string;
+  /** `lines`: one readable line per request; `json`: pino's records; `auto` (default): lines on a terminal. */
+  logFormat?: 'auto' | LogFormat;
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
   drainMs?: number;
   /** Further routes (the web console), registered once the API is. */
@@ -82,7 +85,8 @@ export async function startServer(
   }
   // A server killed mid-request leaves its Idempotency-Keys in flight: released now, a retry is served.
   const released = await state.reclaimAbandonedIdempotency();
-  const logs = new LogSink(1);
+  const format = resolveLogFormat(options.logFormat, process.stdout.isTTY === true);
+  const logs = new LogSink(1, undefined, format === 'lines' ? readableLine : undefined);
   const app = await buildApp({
     bundle: reader,
     state,

@@ -42,7 +42,7 @@ async function shot(name: string): Promise<void> {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
   for (const [suffix, size] of [
-    ['desktop', { width: 1200, height: 900 }],
+    ['desktop', { width: 1280, height: 800 }],
     ['phone', { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(size);
@@ -118,6 +118,20 @@ describe.skipIf(missing)('console in a browser', () => {
     expect(secret).toMatch(/^ak_live_[A-Za-z0-9_-]{32}$/);
     await shot('keys-new-key');
     await expect(page.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(true);
+    // Read from the screen: monospaced (l and I differ), and whole on a phone rather than cut off.
+    const keyBox = page.locator('[data-new-key]');
+    expect(await keyBox.evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/mono/i);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const fits = await keyBox.evaluate((el) => ({
+      wide: el.scrollWidth <= el.clientWidth,
+      tall: el.scrollHeight <= el.clientHeight,
+    }));
+    expect(fits).toEqual({ wide: true, tall: true });
+    await page.setViewportSize({ width: 1200, height: 900 });
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).not.toContain('….');
+    // Live and test keys are explained where one is chosen, with whether test calls count.
+    expect(text).toMatch(/Test keys[\s\S]*count against the quota/);
     const me = await api('/v1/me', secret);
     expect(me.status).toBe(200);
     const body = (await me.json()) as { account: { name: string }; key: { prefix: string; mode: string } };
@@ -141,6 +155,25 @@ describe.skipIf(missing)('console in a browser', () => {
     expect(await usedUnits()).toBe(before + 1);
     expect(await page.locator('[data-ledger] tbody tr').first().textContent()).toContain(secret.slice(0, 14));
     expect(await page.locator('[data-chart] rect').count()).toBeGreaterThanOrEqual(28);
+    expect(await page.locator('[data-test-keys]').textContent()).toContain('counted like live ones');
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The day labels under the chart never overlap, and the reset date stays on one line.
+    const labels = await page.locator('[data-chart] text').evaluateAll((els) =>
+      els
+        .map((e) => e.getBoundingClientRect())
+        .filter((r) => r.top > 0)
+        .map((r) => ({ left: r.left, right: r.right, top: r.top })),
+    );
+    const axis = labels.filter((l) => Math.abs(l.top - Math.max(...labels.map((x) => x.top))) < 2);
+    axis.sort((a, b) => a.left - b.left);
+    expect(axis.length).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < axis.length; i++) expect(axis[i]!.left).toBeGreaterThan(axis[i - 1]!.right);
+    const reset = await page.locator('.figures time').evaluate((el) => ({
+      lines: el.getClientRects().length,
+      inside: el.getBoundingClientRect().right <= (el.closest('div')?.getBoundingClientRect().right ?? 0),
+    }));
+    expect(reset).toEqual({ lines: 1, inside: true });
+    await page.setViewportSize({ width: 1200, height: 900 });
     const csv = await page.request.get(`${server.base}/console/usage.csv`);
     expect(csv.headers()['content-type']).toContain('text/csv');
     const lines = (await csv.text()).trim().split('\r\n');
@@ -206,5 +239,9 @@ describe.skipIf(missing)('console in a browser', () => {
     expect(href).toMatch(/^\/console\/assets\/console\.[0-9a-f]{12}\.css$/);
     const r = await fetch(`${server.base}${href}`);
     expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // The icon every browser asks for is there, not a 404 on every page.
+    const icon = await fetch(`${server.base}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
   });
 });

@@ -28,11 +28,11 @@ ${
   <p><strong>Copy it now: it is shown this once and never again.</strong> Only its hash is kept.</p>
   <div class="copy-row">
     <label class="visually-hidden" for="secret">New API key</label>
-    <input id="secret" class="mono" readonly value="${v.secret}" data-new-key>
+    <textarea id="secret" class="mono key-text" readonly rows="2" spellcheck="false" autocomplete="off" data-new-key>${v.secret}</textarea>
     <button type="button" data-copy="secret" hidden>Copy</button>
   </div>
   <p class="muted copy-status" aria-live="polite" data-copy-status></p>
-  <p class="muted">Send it as <code>Authorization: Bearer …</code>.</p>
+  <p class="muted">Send it as <code>Authorization: Bearer ${v.secret.slice(0, 8)}…</code></p>
 </section>`
     : ''
 }
@@ -45,10 +45,14 @@ ${
       <input id="label" name="label" maxlength="100" placeholder="e.g. workshop tablet" aria-describedby="label-help">
       <p id="label-help" class="help">A note to tell your keys apart.</p>
     </div>
-    <fieldset>
+    <fieldset aria-describedby="mode-help">
       <legend>Mode</legend>
       <label class="choice"><input type="radio" name="mode" value="live" checked> Live</label>
       <label class="choice"><input type="radio" name="mode" value="test"> Test</label>
+      <p id="mode-help" class="help">Live keys (<code>ak_live_…</code>) are for your production systems. Test keys
+      (<code>ak_test_…</code>) are for building and trying an integration: they get the same answers and
+      <strong>count against the quota like live keys</strong> (the usage ledger names the key), and can be
+      revoked without touching production.</p>
     </fieldset>
     <button type="submit">Create key</button>
   </form>

@@ -28,7 +28,8 @@ export function usageChart(period: string, days: DailyUsage[]): Html {
     bars.push(
       html`<rect x="${(left + i * bw + 1).toFixed(1)}" y="${(8 + plotH - h).toFixed(1)}" width="${Math.max(1, bw - 2).toFixed(1)}" height="${h.toFixed(1)}"><title>${day}: ${n}</title></rect>`,
     );
-    if (i % 7 === 0 || i === count - 1)
+    // A label every week, and the last day's when it stands clear of the previous label (29 and 31 collide).
+    if (i % 7 === 0 || (i === count - 1 && i % 7 >= 4))
       bars.push(
         html`<text x="${(left + i * bw + bw / 2).toFixed(1)}" y="${H - 6}" text-anchor="middle">${Number(day.slice(8))}</text>`,
       );
@@ -79,6 +80,8 @@ export function usagePage(
 </section>
 <section aria-labelledby="ledger">
   <h2 id="ledger">Ledger</h2>
+  <p class="muted" data-test-keys>Calls with a test key (<code>ak_test_…</code>) are answered and counted like live ones;
+  the Key column tells them apart.</p>
   <p><a href="${ctx.base}/usage.csv?period=${q.period}" download>Download the ledger of ${q.period} as CSV</a></p>
   ${
     v.ledger.length === 0
