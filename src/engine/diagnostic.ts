@@ -358,12 +358,19 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
       if (own.entries.length > 0) {
         return answerFrom(view, rank(view, own.entries, input.language), r.brand, match, own.variant);
       }
-      return elsewhere(view, r.brand, input.error_code, input.language, {
+      const other = elsewhere(view, r.brand, input.error_code, input.language, {
         model: match,
         candidates: null,
         score: 0.6,
         question: `The manuals of ${r.model.name} do not document this code; manuals of other models do. Is the model right?`,
       });
+      // The nameplate's model was found as printed (or by its alias) and its own manuals do not print
+      // the code: for that unit the code is unknown. Other models' readings stay as alternatives, with
+      // the question whether the model is right, but none of them is offered as this unit's meaning.
+      if (r.match !== 'fuzzy' && other.state === 'ambiguous') {
+        return { ...other, state: 'unknown_code', confidence: confidence(0.7) };
+      }
+      return other;
     }
   }
 }

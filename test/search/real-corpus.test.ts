@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRecordedGroups } from '../../bench/quality-format.js';
+import { readManualGroups } from '../../bench/quality-groups.js';
 import { ingest } from '../../pipeline/ingest/run.js';
 import { BundleReader } from '../../src/bundle/reader.js';
 import { SearchQuery } from '../../src/contract/search.js';
 import { searchChunks } from '../../src/engine/search.js';
 import { containsVerbatim, slugify } from '../../src/text/normalise.js';
+import { ROOT } from '../helpers/cli.js';
 import { ANSWERS, CORPUS, hasCorpus, noteSkip } from '../helpers/shared.js';
 
 /** Free-text keys: a question in the manual's language and the pages that answer it. */
@@ -17,7 +20,19 @@ interface QuestionKey {
   pages: number[];
 }
 
+/** The floor of the in-sample manuals (those the rules were written on). */
 const HIT_AT_3_FLOOR = 0.9;
+
+/**
+ * Manuals added after the rules (data/quality/manual-groups.yaml, groups gated apart) are searched in the
+ * same bundle, but their questions are scored apart: each group at least at the hit@3 recorded for it in
+ * BENCHMARKS.md ("## Extraction quality"), so its figure can only go up and never moves the floor above.
+ */
+const apartGroups = readManualGroups().filter((g) => g.gate === 'own');
+const recordedGroups = parseRecordedGroups(fs.readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8'));
+function groupOf(documentId: string): string | undefined {
+  return apartGroups.find((g) => g.documents.some((d) => slugify(d) === documentId))?.id;
+}
 
 function questionKeys(): QuestionKey[] {
   const keys: QuestionKey[] = [];
@@ -61,7 +76,9 @@ describe.skipIf(!ready)('free-text search over the real corpus', () => {
     const keys = questionKeys();
     expect(keys.length).toBeGreaterThan(0);
     const perManual = new Map<string, { n: number; at1: number; at3: number }>();
+    const perGroup = new Map<string, { n: number; at3: number }>();
     const misses: string[] = [];
+    let n = 0;
     let at1 = 0;
     let at3 = 0;
     for (const key of keys) {
@@ -72,12 +89,19 @@ describe.skipIf(!ready)('free-text search over the real corpus', () => {
       const hits = response.results.map((r) => r.document_id === documentId && key.pages.includes(r.page));
       const m = perManual.get(documentId) ?? { n: 0, at1: 0, at3: 0 };
       m.n++;
+      const group = groupOf(documentId);
+      const g = group ? (perGroup.get(group) ?? { n: 0, at3: 0 }) : undefined;
+      if (g) {
+        g.n++;
+        perGroup.set(group!, g);
+      } else n++;
       if (hits[0]) {
-        at1++;
+        if (!g) at1++;
         m.at1++;
       }
       if (hits.some(Boolean)) {
-        at3++;
+        if (g) g.at3++;
+        else at3++;
         m.at3++;
       } else {
         misses.push(
@@ -97,12 +121,19 @@ describe.skipIf(!ready)('free-text search over the real corpus', () => {
     );
     console.log(
       [
-        `free-text search: hit@1 ${(at1 / keys.length).toFixed(3)} (${at1}/${keys.length}), ` +
-          `hit@3 ${(at3 / keys.length).toFixed(3)} (${at3}/${keys.length})`,
+        `free-text search, in-sample manuals: hit@1 ${(at1 / n).toFixed(3)} (${at1}/${n}), ` +
+          `hit@3 ${(at3 / n).toFixed(3)} (${at3}/${n})`,
+        ...[...perGroup].map(([id, g]) => `  group ${id}: hit@3 ${g.at3}/${g.n}`),
         ...lines,
         ...(misses.length ? ['misses:', ...misses.map((m) => `  ${m}`)] : []),
       ].join('\n'),
     );
-    expect(at3 / keys.length).toBeGreaterThanOrEqual(HIT_AT_3_FLOOR);
+    expect(n).toBeGreaterThan(0);
+    expect(at3 / n).toBeGreaterThanOrEqual(HIT_AT_3_FLOOR);
+    for (const [id, g] of perGroup) {
+      const recorded = recordedGroups.get(id)?.hit3;
+      expect(recorded, `BENCHMARKS.md records hit@3 for the group ${id}`).toEqual(expect.any(Number));
+      expect((100 * g.at3) / g.n, `group ${id} hit@3`).toBeGreaterThanOrEqual(recorded! - 0.05);
+    }
   });
 });
