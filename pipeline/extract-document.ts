@@ -1,5 +1,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Sidecar } from '../src/contract/sidecar.js';
+import { pageLanguages } from './detect/language.js';
 import { codeTablePages, extractErrorCodes } from './facts/error-codes.js';
 import { compareModels } from './facts/models.js';
 import { layoutDocument } from './layout/document.js';
@@ -7,10 +8,11 @@ import { attachRules } from './layout/rules.js';
 import { pageText } from './layout/types.js';
 import { buildChunks } from './structure/chunks.js';
 import { findHeadings } from './structure/headings.js';
+import { isNavigationLine, navigationPages } from './structure/navigation.js';
 import type { ExtractedDocument } from './types.js';
 
 /** Bump when extraction changes what it produces: bundles built by an older version re-extract. */
-export const EXTRACTOR_VERSION = 6;
+export const EXTRACTOR_VERSION = 7;
 
 export interface DocumentSource {
   id: string;
@@ -33,12 +35,22 @@ export async function extractDocument(
   await attachRules(doc, layout.pages, (p) => tablePages.has(p.page));
   const headings = findHeadings(layout.pages, layout.outline);
   const chunks = buildChunks(source.id, layout.pages, headings);
-  const errorCodes = extractErrorCodes(layout.pages, chunks);
-  const pages = layout.pages.map((p) => ({
+  const navigation = navigationPages(layout.pages);
+  // A contents, index or figure-list page names a code and a page, never what the code means: no code
+  // is read from it, nor from an entry line of such a list printed on another page.
+  const errorCodes = extractErrorCodes(layout.pages, chunks).filter(
+    (e) =>
+      !e.pages.some((p) => navigation.has(p)) &&
+      !e.excerpt.split('\n').some((line) => isNavigationLine(line)),
+  );
+  const languages = pageLanguages(layout.pages.map((p) => p.lines.map((l) => l.text).join('\n')));
+  const pages = layout.pages.map((p, i) => ({
     page: p.page,
     width: p.width,
     height: p.height,
     text: pageText(p),
+    navigation: navigation.has(p.page),
+    language: languages[i]!,
   }));
   const warnings: string[] = [];
   for (const e of layout.pageErrors) warnings.push(`page ${e.page}: text could not be read (${e.reason})`);

@@ -110,7 +110,21 @@ function rank(
   }
   if (analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
-  return rankPages(view.reader, analyzed, filter).slice(0, MAX_RESULTS);
+  return navigationDown(view, rankPages(view.reader, analyzed, filter).slice(0, MAX_RESULTS));
+}
+
+/**
+ * Navigation pages (tables of contents, indexes, lists of figures, flagged at ingest) name the pages that
+ * answer, not the answer: they follow every other page found, in their own order.
+ */
+function navigationDown(view: CorpusView, pages: RankedPage[]): RankedPage[] {
+  const content: RankedPage[] = [];
+  const navigation: RankedPage[] = [];
+  for (const p of pages) {
+    if (view.isNavigationPage(p.documentId, p.page)) navigation.push(p);
+    else content.push(p);
+  }
+  return navigation.length === 0 ? pages : [...content, ...navigation];
 }
 
 function toResult(view: CorpusView, r: RankedPage, query: AnalyzedQuery): SearchResult {
