@@ -77,3 +77,25 @@ describe('navigation pages (tables of contents) at ingest', () => {
     if (pages.includes(1)) expect(pages.indexOf(1)).toBeGreaterThan(pages.indexOf(3));
   });
 });
+
+describe('heatsource bundle codes', () => {
+  it('lists every code read, with its page and meaning, none from the contents page', () => {
+    const r = runCli(['bundle', 'codes', bundle, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const { codes } = JSON.parse(r.stdout) as {
+      codes: { document_id: string; code: string; page: number; meaning: string }[];
+    };
+    expect(codes.map((c) => `${c.code}@${c.page}`).sort()).toEqual(['E1@2', 'E9@2', 'H5@2', 'P 12@2']);
+    expect(codes.find((c) => c.code === 'E9')?.meaning).toBe('Water flow too low');
+    const text = runCli(['bundle', 'codes', bundle, '--document', 'contents']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/E9\s+p2\s+Water flow too low/);
+  });
+
+  it('refuses a document the bundle does not hold, in one line, exit 3', () => {
+    const r = runCli(['bundle', 'codes', bundle, '--document', 'nope']);
+    expect(r.status).toBe(3);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('no document "nope"');
+  });
+});
