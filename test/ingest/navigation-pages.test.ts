@@ -14,6 +14,7 @@ import { CODE_TABLE, renderPdf, sidecarYaml, VALID_SIDECAR, writeManual } from '
  */
 let tmp: string;
 let bundle: string;
+let ingestWarnings: string[];
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
   return runCli([...args, '--bundle', bundle]);
@@ -40,6 +41,15 @@ beforeAll(async () => {
         heading: '3 Defrost',
         lines: ['The unit defrosts the outdoor coil when ice builds up.', 'Defrost failure is rare.'],
       },
+      {
+        heading: '4 Settings',
+        table: [
+          ['Parameter', 'Range', 'Default'],
+          ['F01', '0-10', '5'],
+          ['F02', '0-1', '0'],
+          ['F03', '1-9', '3'],
+        ],
+      },
     ],
   });
   const corpus = path.join(tmp, 'corpus');
@@ -47,6 +57,7 @@ beforeAll(async () => {
   bundle = path.join(tmp, 'contents.bundle');
   const r = runCli(['ingest', corpus, '--bundle', bundle, '--no-snapshots', '--json']);
   expect(r.status, r.stderr).toBe(0);
+  ingestWarnings = (JSON.parse(r.stdout) as { files: { warnings: string[] }[] }).files[0]!.warnings;
 }, 120_000);
 
 afterAll(() => {
@@ -97,5 +108,12 @@ describe('heatsource bundle codes', () => {
     expect(r.status).toBe(3);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('no document "nope"');
+  });
+});
+
+describe('the ingest audit', () => {
+  it('names the pages where lines open with codes but no code was read, not the contents page', () => {
+    const gap = ingestWarnings.find((w) => w.startsWith('code-shaped tokens'));
+    expect(gap, ingestWarnings.join('\n')).toMatch(/no code read on pages 4 \(p4: F01 F02 F03\)/);
   });
 });
