@@ -1,4 +1,4 @@
-import type { Figures, QualityReport } from './quality-measure.js';
+import type { Figures, GroupTotals, QualityReport } from './quality-measure.js';
 
 const HEADING = '## Extraction quality';
 
@@ -6,8 +6,12 @@ function cell(v: number | null, suffix = ' %'): string {
   return v === null ? '–' : `${v}${suffix}`;
 }
 
-/** One markdown table: a row per manual and the overall row; answer-path figures first, then the extractor's. */
-export function qualityTable(report: QualityReport): string {
+/**
+ * One markdown table: a row per manual and the overall row; answer-path figures first, then the
+ * extractor's. Without `group`, the in-sample manuals (all but those of groups gated apart) and the
+ * search split's rows; with it, that group's manuals and its own overall row.
+ */
+export function qualityTable(report: QualityReport, group?: QualityReport['groups'][number]): string {
   const head =
     '| manual | code keys | answer: page + meaning | excerpt holds meaning | negatives | hit@1 | hit@3 | ' +
     'hit@1 no brand | hit@3 no brand | extractor recall | page acc. | meaning ≥ 0.5 | precision |';
@@ -17,16 +21,22 @@ export function qualityTable(report: QualityReport): string {
     `${cell(f.hit3)} | ${cell(f.openHit1)} | ${cell(f.openHit3)} | ${cell(f.recall)} | ${cell(f.pageAccuracy)} | ` +
     `${cell(f.meaningOk)} | ${cell(f.precision)} |`;
   const lines = [head, rule];
-  for (const m of report.manuals)
-    lines.push(row(`${m.document}${m.heldOut ? ' †' : ''}`, m.codeKeys, m.figures));
-  lines.push(row('**overall**', report.overall.codeKeys, report.overall));
-  lines.push(row('in-sample manuals', '', report.split.inSample));
-  lines.push(row('held-out manuals (†)', '', report.split.heldOut));
+  const apart = new Set(report.groups.filter((g) => g.gate === 'own').flatMap((g) => g.documents));
+  const members = group
+    ? report.manuals.filter((m) => group.documents.includes(m.document))
+    : report.manuals.filter((m) => !apart.has(m.document));
+  const overall = group ? group.overall : report.overall;
+  for (const m of members) lines.push(row(`${m.document}${m.heldOut ? ' †' : ''}`, m.codeKeys, m.figures));
+  lines.push(row('**overall**', overall.codeKeys, overall));
+  if (!group) {
+    lines.push(row('all manuals, search split: in-sample', '', report.split.inSample));
+    lines.push(row('all manuals, search split: held out (†)', '', report.split.heldOut));
+  }
   return lines.join('\n');
 }
 
 /** The overall figures as recorded in BENCHMARKS.md, which the real-corpus test guards against regressions. */
-export function recordedFigures(report: QualityReport): Figures {
+export function recordedFigures(totals: GroupTotals): Figures {
   const {
     answer,
     excerpt,
@@ -40,7 +50,7 @@ export function recordedFigures(report: QualityReport): Figures {
     meaningMean,
     meaningOk,
     precision,
-  } = report.overall;
+  } = totals;
   return {
     answer,
     excerpt,
@@ -55,6 +65,26 @@ export function recordedFigures(report: QualityReport): Figures {
     meaningOk,
     precision,
   };
+}
+
+/** A group's part of the section: its table and its own recorded figures (the JSON names the group). */
+function groupPart(report: QualityReport, group: QualityReport['groups'][number]): string[] {
+  const gate =
+    group.gate === 'own'
+      ? 'Not in the overall figures above; guarded apart by test/quality/quality.test.ts (a figure more than 2 points lower than recorded here fails):'
+      : 'Also in the overall figures above (and guarded with them); reported apart here:';
+  return [
+    `### ${group.title} (\`${group.id}\`)`,
+    '',
+    `Listed in data/quality/manual-groups.yaml${group.measured_before ? `, first measured ${group.measured_before}` : ''}.`,
+    gate,
+    '',
+    qualityTable(report, group),
+    '',
+    ...(group.gate === 'own'
+      ? ['```json', JSON.stringify({ group: group.id, ...recordedFigures(group.overall) }), '```', '']
+      : []),
+  ];
 }
 
 export function qualitySection(report: QualityReport, machine: string, command: string): string {
@@ -76,16 +106,18 @@ export function qualitySection(report: QualityReport, machine: string, command: 
     'extracted codes the key holds (keys leave out codes printed with several meanings).',
     'In-sample: the extraction and answer rules were written while reading these manuals and their keys.',
     'No rule names a file, brand or code, but these figures say how well the rules fit what they were',
-    'written on, not how they do on manuals never seen.',
+    'written on, not how they do on manuals never seen. Manuals of a group in data/quality/manual-groups.yaml',
+    'gated apart (added after the rules) are measured in the same bundle but reported and guarded below.',
     '',
     qualityTable(report),
     '',
     'Overall figures guarded by test/quality/quality.test.ts (a figure more than 2 points lower fails):',
     '',
     '```json',
-    JSON.stringify(recordedFigures(report)),
+    JSON.stringify(recordedFigures(report.overall)),
     '```',
     '',
+    ...report.groups.flatMap((g) => groupPart(report, g)),
   ].join('\n');
 }
 
@@ -98,10 +130,26 @@ export function replaceSection(markdown: string, section: string): string {
   return markdown.slice(0, start) + section + (end < markdown.length ? `\n${markdown.slice(end)}` : '');
 }
 
-/** Reads the recorded overall figures back from BENCHMARKS.md; undefined when the section is absent. */
-export function parseRecordedFigures(markdown: string): Figures | undefined {
+/** The JSON blocks of the extraction-quality section, in order. */
+function recordedBlocks(markdown: string): (Figures & { group?: string })[] {
   const start = markdown.indexOf(`${HEADING}\n`);
-  if (start < 0) return undefined;
-  const m = /```json\n(\{.*\})\n```/.exec(markdown.slice(start));
-  return m ? (JSON.parse(m[1]!) as Figures) : undefined;
+  if (start < 0) return [];
+  const rest = markdown.slice(start + HEADING.length);
+  const next = rest.search(/\n## /);
+  const section = next < 0 ? rest : rest.slice(0, next);
+  return [...section.matchAll(/```json\n(\{.*\})\n```/g)].map(
+    (m) => JSON.parse(m[1]!) as Figures & { group?: string },
+  );
+}
+
+/** Reads the recorded in-sample overall figures back from BENCHMARKS.md; undefined when the section is absent. */
+export function parseRecordedFigures(markdown: string): Figures | undefined {
+  return recordedBlocks(markdown).find((b) => b.group === undefined);
+}
+
+/** The recorded figures of each group gated apart, by group id. */
+export function parseRecordedGroups(markdown: string): Map<string, Figures> {
+  const out = new Map<string, Figures>();
+  for (const { group, ...figures } of recordedBlocks(markdown)) if (group) out.set(group, figures);
+  return out;
 }

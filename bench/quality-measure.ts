@@ -13,6 +13,7 @@ import { BundleReader } from '../src/bundle/reader.js';
 import type { ErrorCodeRow } from '../src/bundle/schema.js';
 import { codeVariants, normCode } from '../src/text/normalise.js';
 import { type AnswerFigures, answerPath, MEANING_OK, measureAnswers } from './quality-answers.js';
+import { type ManualGroup, readManualGroups } from './quality-groups.js';
 import { type AnswerKey, readAnswerKeys } from './quality-keys.js';
 import { meaningOverlap } from './quality-meaning.js';
 import { heldOutManuals } from './quality-split.js';
@@ -24,6 +25,8 @@ export interface QualityOptions {
   bundle?: string;
   /** Measure the bundle already at `bundle` instead of ingesting (search work that changes no index). */
   reuse?: boolean;
+  /** Manuals reported apart (default: data/quality/manual-groups.yaml). */
+  groups?: ManualGroup[];
 }
 
 export interface CodeMiss {
@@ -75,6 +78,13 @@ export interface Figures {
   precision: number | null;
 }
 
+export type GroupTotals = Figures & {
+  codeKeys: number;
+  negativeKeys: number;
+  questionKeys: number;
+  minRecall: number | null;
+};
+
 export interface QualityReport {
   date: string;
   search: 'measured' | 'absent';
@@ -82,12 +92,10 @@ export interface QualityReport {
   manuals: (ManualFigures & { figures: Figures; heldOut: boolean })[];
   /** The overall figures of the in-sample and of the held-out manuals apart. */
   split: { inSample: Figures; heldOut: Figures };
-  overall: Figures & {
-    codeKeys: number;
-    negativeKeys: number;
-    questionKeys: number;
-    minRecall: number | null;
-  };
+  /** The in-sample manuals: every manual measured but those of a group gated apart. */
+  overall: GroupTotals;
+  /** Each group of data/quality/manual-groups.yaml with a manual in the corpus, its figures apart. */
+  groups: (Omit<ManualGroup, 'documents'> & { documents: string[]; overall: GroupTotals })[];
   ingestMs: number;
 }
 
@@ -111,31 +119,30 @@ export async function measureQuality(options: QualityOptions): Promise<QualityRe
     const reader = new BundleReader(bundle);
     const client = await answerPath(reader);
     try {
-      const manuals = [];
+      const manuals: QualityReport['manuals'] = [];
       const byDocument = groupByDocument(keys);
       const heldOut = heldOutManuals([...byDocument.keys()].map(documentName));
       for (const [file, list] of byDocument) {
         const figures = await measureManual(reader, client, file, list);
         manuals.push({ ...figures, figures: percentages([figures]), heldOut: heldOut.has(figures.document) });
       }
-      const overall = percentages(manuals);
       const split = {
         inSample: percentages(manuals.filter((m) => !m.heldOut)),
         heldOut: percentages(manuals.filter((m) => m.heldOut)),
       };
-      const recalls = manuals.map((m) => m.figures.recall).filter((r): r is number => r !== null);
+      const groups = options.groups ?? readManualGroups();
+      const apart = new Set(groups.filter((g) => g.gate === 'own').flatMap((g) => g.documents));
       return {
         date: new Date().toISOString().slice(0, 10),
         search: 'measured',
         manuals,
         split,
-        overall: {
-          ...overall,
-          codeKeys: sum(manuals, (m) => m.codeKeys),
-          negativeKeys: sum(manuals, (m) => m.negatives),
-          questionKeys: sum(manuals, (m) => m.answers.questions),
-          minRecall: recalls.length ? Math.min(...recalls) : null,
-        },
+        overall: totals(manuals.filter((m) => !apart.has(m.document))),
+        groups: groups.flatMap((g) => {
+          const members = manuals.filter((m) => g.documents.includes(m.document));
+          if (members.length === 0) return [];
+          return [{ ...g, documents: members.map((m) => m.document), overall: totals(members) }];
+        }),
         ingestMs,
       };
     } finally {
@@ -226,6 +233,17 @@ async function measureManual(
     }
   }
   return out;
+}
+
+function totals(manuals: (ManualFigures & { figures: Figures })[]): GroupTotals {
+  const recalls = manuals.map((m) => m.figures.recall).filter((r): r is number => r !== null);
+  return {
+    ...percentages(manuals),
+    codeKeys: sum(manuals, (m) => m.codeKeys),
+    negativeKeys: sum(manuals, (m) => m.negatives),
+    questionKeys: sum(manuals, (m) => m.answers.questions),
+    minRecall: recalls.length ? Math.min(...recalls) : null,
+  };
 }
 
 function percentages(list: ManualFigures[]): Figures {

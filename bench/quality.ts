@@ -136,6 +136,8 @@ if (args.json) {
   console.log(JSON.stringify(report));
 } else {
   console.log(qualityTable(report));
+  for (const g of report.groups)
+    console.log(`\n${g.title} (${g.id}, gate ${g.gate}):\n${qualityTable(report, g)}`);
   if (args.zoo) {
     console.log(`\n${zooTable(report)}`);
     console.log(

@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core';
 import { ensureDemoBundle } from '../pipeline/ingest/demo.js';
 import { ingestProgress } from '../pipeline/ingest/progress-view.js';
+import { registerFieldApp } from '../src/app/index.js';
 import { bundleInfo } from '../src/bundle/inspect.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { HeatsourceCommand } from '../src/cli/base-command.js';
 import { formatBundleInfo } from '../src/cli/bundle-format.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
-import { registerFieldApp } from '../src/app/index.js';
 import { consoleNotices, registerConsole } from '../src/console/index.js';
 import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';

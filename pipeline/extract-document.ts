@@ -1,16 +1,19 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Sidecar } from '../src/contract/sidecar.js';
+import { pageLanguages } from './detect/language.js';
+import { codeFamily, splitLeadingCode } from './facts/code-pattern.js';
 import { codeTablePages, extractErrorCodes } from './facts/error-codes.js';
 import { compareModels } from './facts/models.js';
 import { layoutDocument } from './layout/document.js';
 import { attachRules } from './layout/rules.js';
-import { pageText } from './layout/types.js';
+import { type PageLayout, pageText } from './layout/types.js';
 import { buildChunks } from './structure/chunks.js';
 import { findHeadings } from './structure/headings.js';
+import { isNavigationLine, navigationPages } from './structure/navigation.js';
 import type { ExtractedDocument } from './types.js';
 
 /** Bump when extraction changes what it produces: bundles built by an older version re-extract. */
-export const EXTRACTOR_VERSION = 6;
+export const EXTRACTOR_VERSION = 7;
 
 export interface DocumentSource {
   id: string;
@@ -33,18 +36,37 @@ export async function extractDocument(
   await attachRules(doc, layout.pages, (p) => tablePages.has(p.page));
   const headings = findHeadings(layout.pages, layout.outline);
   const chunks = buildChunks(source.id, layout.pages, headings);
-  const errorCodes = extractErrorCodes(layout.pages, chunks);
-  const pages = layout.pages.map((p) => ({
+  const navigation = navigationPages(layout.pages);
+  // A contents, index or figure-list page names a code and a page, never what the code means: no code
+  // is read from it, nor from an entry line of such a list printed on another page.
+  const errorCodes = extractErrorCodes(layout.pages, chunks).filter(
+    (e) =>
+      !e.pages.some((p) => navigation.has(p)) &&
+      !e.excerpt.split('\n').some((line) => isNavigationLine(line)),
+  );
+  const languages = pageLanguages(layout.pages.map((p) => p.lines.map((l) => l.text).join('\n')));
+  const pages = layout.pages.map((p, i) => ({
     page: p.page,
     width: p.width,
     height: p.height,
     text: pageText(p),
+    navigation: navigation.has(p.page),
+    language: languages[i]!,
   }));
   const warnings: string[] = [];
   for (const e of layout.pageErrors) warnings.push(`page ${e.page}: text could not be read (${e.reason})`);
   const empty = pages.filter((p) => p.text.replace(/\s/g, '').length < MIN_PAGE_CHARS).map((p) => p.page);
   if (empty.length > 0) warnings.push(`pages without text: ${compactRanges(empty)}`);
   warnings.push(...compareModels(pages.map((p) => p.text).join('\n'), source.sidecar));
+  const gaps = unreadCodePages(layout.pages, navigation, new Set(errorCodes.flatMap((e) => e.pages)));
+  if (gaps.length > 0) {
+    warnings.push(
+      `code-shaped tokens at line starts but no code read on pages ${compactRanges(gaps.map((g) => g.page))} (${gaps
+        .slice(0, 3)
+        .map((g) => `p${g.page}: ${g.tokens.join(' ')}`)
+        .join('; ')}${gaps.length > 3 ? '; …' : ''})`,
+    );
+  }
   return {
     ...source,
     pageCount: doc.numPages,
@@ -53,6 +75,32 @@ export async function extractDocument(
     errorCodes,
     warnings,
   };
+}
+
+/** A page needs this many code-shaped line starts before its lack of codes is reported. */
+const MIN_UNREAD_TOKENS = 3;
+
+/**
+ * For corpus maintainers: pages (not navigation pages) where several lines open with a letter-and-digit
+ * code ("E01", "P 12: …") but no code was read, so that a fault table the reader missed shows at ingest.
+ */
+function unreadCodePages(
+  pages: PageLayout[],
+  navigation: Set<number>,
+  read: Set<number>,
+): { page: number; tokens: string[] }[] {
+  const out: { page: number; tokens: string[] }[] = [];
+  for (const p of pages) {
+    if (navigation.has(p.page) || read.has(p.page)) continue;
+    const tokens = new Set<string>();
+    for (const line of p.lines) {
+      const first = line.segments[0]?.text.trim() ?? '';
+      const code = codeFamily(first) === 'alnum' ? first : splitLeadingCode(first)?.code;
+      if (code && codeFamily(code) === 'alnum') tokens.add(code);
+    }
+    if (tokens.size >= MIN_UNREAD_TOKENS) out.push({ page: p.page, tokens: [...tokens].slice(0, 4) });
+  }
+  return out;
 }
 
 /** [1,2,3,7,9,10] -> "1-3, 7, 9-10". */

@@ -44,6 +44,10 @@ export interface PageRecord {
   width: number;
   height: number;
   text: string;
+  /** A table of contents, an index, a list of figures (pipeline/structure/navigation.ts). */
+  navigation: boolean;
+  /** The language the page is printed in, 'mul' when none stands out. */
+  language: string;
 }
 
 /** Everything the pipeline extracts from one manual, ready for the bundle writer. */

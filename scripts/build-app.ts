@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import sharp from 'sharp';
+import { parse as parseYaml } from 'yaml';
 import { PROJECT_ROOT as ROOT } from '../src/project-path.js';
 
 const SRC = path.join(ROOT, 'src', 'app');
@@ -41,7 +42,25 @@ export async function buildFieldApp(outDir = path.join(ROOT, 'dist', 'app')): Pr
     legalComments: 'none',
     alias: ALIASES,
     inject: [shim('buffer.ts')],
-    define: { 'process.env.NODE_ENV': '"production"' },
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      __HEATSOURCE_UNITS__: JSON.stringify(
+        parseYaml(fs.readFileSync(path.join(ROOT, 'data', 'units.yaml'), 'utf8')),
+      ),
+      __HEATSOURCE_GLOSSARY__: fs.readFileSync(path.join(ROOT, 'data', 'search', 'glossary.json'), 'utf8'),
+    },
+    // The engine reads its data files from data/ on the server; the browser gets them at build time, in
+    // place of the two modules that read them.
+    plugins: [
+      {
+        name: 'data-files',
+        setup(build) {
+          build.onResolve({ filter: /\/(units-table|glossary-source)\.js$/ }, (args) => ({
+            path: shim(`${path.basename(args.path, '.js')}.ts`),
+          }));
+        },
+      },
+    ],
     logLevel: 'warning',
   };
   // The page's script is split: the engine and SQLite load as a chunk when a pack is first opened.

@@ -57,8 +57,9 @@ export class BundleBuilder {
   addDocument(doc: ExtractedDocument, snapshots: SnapshotImage[] | null): void {
     const insert = this.db.transaction(() => {
       this.insertDocumentRow(doc, doc.pageCount, snapshots !== null, doc.warnings);
-      const page = this.db.prepare('INSERT INTO pages VALUES (?, ?, ?, ?, ?)');
-      for (const p of doc.pages) page.run(doc.id, p.page, p.width, p.height, p.text);
+      const page = this.db.prepare('INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?)');
+      for (const p of doc.pages)
+        page.run(doc.id, p.page, p.width, p.height, p.text, p.navigation ? 1 : 0, p.language);
       const chunk = this.db.prepare('INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       for (const c of doc.chunks) {
         chunk.run(
@@ -127,7 +128,7 @@ export class BundleBuilder {
       const id = source.id;
       this.db
         .prepare(
-          'INSERT INTO pages SELECT ?, page, width, height, text FROM previous.pages WHERE document_id = ?',
+          'INSERT INTO pages SELECT ?, page, width, height, text, navigation, language FROM previous.pages WHERE document_id = ?',
         )
         .run(id, previousId);
       this.db

@@ -66,14 +66,18 @@ function splitListLines(grid: GridLine[]): GridLine[] {
   if (clusters.length === 0) return grid;
   const replace = new Map<GridSegment, GridSegment[]>();
   for (const cluster of clusters) {
-    const members = cluster.map((c) => leads.find((l) => l.seg === c.seg)!);
+    const all = cluster.map((c) => leads.find((l) => l.seg === c.seg)!);
+    // Letter-only codes lead a list line only in a list of letter-and-digit codes of the same letter.
+    const letters = new Set(all.filter((m) => codeFamily(m.code) === 'alnum').map((m) => m.code[0]));
+    const members = all.filter((m) => codeFamily(m.code) === 'alnum' || letters.has(m.code[0]));
+    if (members.filter((m) => codeFamily(m.code) === 'alnum').length < 3) continue;
     const charWidth = (m: (typeof members)[number]) => (m.seg.x1 - m.seg.x0) / Math.max(1, m.seg.text.length);
     const codeWidth = Math.max(...members.map((m) => charWidth(m) * m.code.length));
     const x0 = Math.min(...members.map((m) => m.seg.x0));
     const restX0 = x0 + codeWidth + Math.max(...members.map((m) => m.seg.size)) * 0.8;
     for (const m of members) {
       replace.set(m.seg, [
-        { ...m.seg, text: m.code, x1: m.seg.x0 + charWidth(m) * m.code.length },
+        { ...m.seg, text: m.code, x1: m.seg.x0 + charWidth(m) * m.code.length, listCode: true },
         { ...m.seg, text: m.rest, x0: restX0 },
       ]);
     }

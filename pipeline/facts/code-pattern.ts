@@ -62,7 +62,14 @@ export function splitLeadingCode(
     /^([A-Z](?:[A-Z]{0,2}|[a-z])[ .-]?\d{1,4}(?:-\d{1,3})?)(\s*[:=–—]\s*|\s+[-–—]\s+|\s{1,3})(\S.*)$/u.exec(
       text.trim(),
     );
-  if (!m) return undefined;
+  if (!m) {
+    // Two letters and a colon ("LA: PWM fault", "Lb: MCE fault"): a display's letter codes in a list of
+    // letter-and-digit ones; splitListLines keeps them only beside those.
+    const short = /^([A-Z][A-Za-z])\s*:\s*(\p{L}.*)$/u.exec(text.trim());
+    const family = short ? codeFamily(short[1]!) : undefined;
+    if (!short || (family !== 'letters' && family !== 'display')) return undefined;
+    return { code: short[1]!, rest: short[2]!, separator: ':' };
+  }
   const [, code, separator, rest] = m;
   if (codeFamily(code!) !== 'alnum' || !/^\p{L}/u.test(rest!)) return undefined;
   return { code: code!, rest: rest!, separator: separator!.trim() };

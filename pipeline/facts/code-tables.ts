@@ -137,7 +137,15 @@ function dominantFamily(cells: Candidate[]): { family: CodeFamily; members: Cand
     // Letter-only cells count between the first and the last letter-and-digit code only.
     const ys = cells.filter((c) => c.family === 'alnum').map((c) => c.seg.y);
     const inside = (c: Candidate) => c.seg.y >= Math.min(...ys) && c.seg.y <= Math.max(...ys);
-    const members = cells.filter((c) => c.family === 'alnum' || (c.family === 'letters' && inside(c)));
+    // A display's letter codes in mixed case (E9, EA, Eb, Ec: a seven-segment display shows b, c, d
+    // small) go with the column's letter-and-digit codes when they share its leading letter.
+    const leads = new Set(cells.filter((c) => c.family === 'alnum').map((c) => c.seg.text.trim()[0]));
+    const members = cells.filter(
+      (c) =>
+        c.family === 'alnum' ||
+        (c.family === 'letters' && (inside(c) || c.seg.listCode === true)) ||
+        (c.family === 'display' && (inside(c) || c.seg.listCode === true) && leads.has(c.seg.text.trim()[0])),
+    );
     return { family: 'alnum', members };
   }
   if (word >= 2 && word + alnum >= number) {
@@ -896,6 +904,7 @@ function codesIn(cell: GridSegment[], family: CodeFamily): string[] {
     return (
       f === family ||
       (f === 'letters' && family !== 'number') ||
+      (f === 'display' && family === 'alnum') ||
       (family === 'word' && (f === 'alnum' || f === 'display'))
     );
   };

@@ -9,6 +9,8 @@ export interface GridSegment {
   size: number;
   /** Index into PageLayout.lines. */
   line: number;
+  /** The code split off the start of a list line ("LA: PWM fault"): a code by the list's own shape. */
+  listCode?: boolean;
 }
 
 /** Segments sharing a baseline, left to right, whatever reading order the layout chose for them. */

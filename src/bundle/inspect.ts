@@ -238,3 +238,37 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
   });
   return { file: reader.file, ok: checks.every((c) => c.ok), checks };
 }
+
+/** One code a bundle answers, as a corpus maintainer checks it against the manual. */
+export interface BundleCode {
+  document_id: string;
+  code: string;
+  page: number;
+  pages: number[];
+  meaning: string;
+}
+
+/**
+ * Every error code the bundle holds, by document and page (a code printed twice is listed twice), for
+ * one document or all. Undefined when the document is not in the bundle.
+ */
+export function bundleCodes(reader: BundleReader, documentId?: string): BundleCode[] | undefined {
+  if (documentId !== undefined && !reader.document(documentId)) return undefined;
+  const rows = reader.db
+    .prepare(
+      `SELECT document_id, code, page, pages_json, title FROM error_codes
+       ${documentId !== undefined ? 'WHERE document_id = ?' : ''}
+       ORDER BY document_id, page, id`,
+    )
+    .all(...(documentId !== undefined ? [documentId] : [])) as Pick<
+    ErrorCodeRow,
+    'document_id' | 'code' | 'page' | 'pages_json' | 'title'
+  >[];
+  return rows.map((r) => ({
+    document_id: r.document_id,
+    code: r.code,
+    page: r.page,
+    pages: JSON.parse(r.pages_json) as number[],
+    meaning: r.title,
+  }));
+}

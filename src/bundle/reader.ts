@@ -207,6 +207,14 @@ export class BundleReader {
     return this.stmts.page.get(documentId, page) as PageRow | undefined;
   }
 
+  /** The navigation pages (contents, indexes, lists of figures) of every document: a few per manual. */
+  navigationPages(): { document_id: string; page: number }[] {
+    return this.db.prepare('SELECT document_id, page FROM pages WHERE navigation = 1').all() as {
+      document_id: string;
+      page: number;
+    }[];
+  }
+
   chunk(id: string): ChunkRow | undefined {
     return this.stmts.chunk.get(id) as ChunkRow | undefined;
   }

@@ -2,7 +2,7 @@
  * The bundle's SQLite schema: one module shared by the writer (pipeline) and the reader (runtime), so the
  * two cannot drift. Bump FORMAT_VERSION on any change a reader of the previous version would misread.
  */
-export const FORMAT_VERSION = 6;
+export const FORMAT_VERSION = 7;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -74,6 +74,8 @@ CREATE TABLE pages (
   width REAL NOT NULL,
   height REAL NOT NULL,
   text TEXT NOT NULL,
+  navigation INTEGER NOT NULL,            -- 1: a table of contents, an index, a list of figures
+  language TEXT NOT NULL,                 -- the page's own language (ISO 639-1), 'mul' when none stands out
   PRIMARY KEY (document_id, page)
 );
 
@@ -221,6 +223,10 @@ export interface PageRow {
   width: number;
   height: number;
   text: string;
+  /** 1 for a navigation page (contents, index, list of figures): never an answer's page, ranked down. */
+  navigation: number;
+  /** The language the page itself is printed in (a manual may print several), 'mul' when none stands out. */
+  language: string;
 }
 
 export interface SnapshotRow {

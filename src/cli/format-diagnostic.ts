@@ -98,6 +98,10 @@ export function formatDiagnostic(d: DiagnosticResponse, style: Style, suggestion
     case 'unknown_code': {
       out.para(s.bold(`${d.error_code} · not documented for ${who || 'this unit'}`));
       out.para('No manual of this model in the corpus documents this code. Check the code on the display.');
+      for (const q of d.follow_up_questions.filter((f) => f.field === 'model')) {
+        out.blank().para(s.yellow(q.question));
+        if (q.options.length > 0) out.para(q.options.join(', '), '  ');
+      }
       if (d.alternatives.length > 0) {
         out.blank();
         alternativeLines(out, d.alternatives);

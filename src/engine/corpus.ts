@@ -14,6 +14,8 @@ export interface CodeEntry {
   causes: string[];
   steps: { order: number; text: string; safety: string | null }[];
   part: { name: string; reference: string | null } | null;
+  /** The language of the page the definition stands on (a manual may print several languages). */
+  language: string;
 }
 
 export interface ModelIndexEntry {
@@ -66,6 +68,7 @@ export class CorpusView {
   );
   private readonly distinctCodesOfDocs = new Memo<number>(2 ** 20, () => 8);
   private unverifiedCount = 0;
+  private readonly navigation: Set<string>;
 
   constructor(readonly reader: BundleReader) {
     this.brands = reader.brands();
@@ -77,6 +80,7 @@ export class CorpusView {
       this.documentSummaries.set(d.id, toDocumentSummary(d));
     }
     for (const r of reader.ranges()) this.ranges.set(r.id, r);
+    this.navigation = new Set(reader.navigationPages().map((p) => `${p.document_id}\u0000${p.page}`));
     this.modelRows = reader.models();
     const links = reader.documentModelLinks();
     const byId = new Map(this.modelRows.map((m) => [m.id, m]));
@@ -193,12 +197,21 @@ export class CorpusView {
     return this.modelsOfDoc.get(documentId) ?? [];
   }
 
+  /** Whether a page is a table of contents, an index or a list of figures (flagged at ingest). */
+  isNavigationPage(documentId: string, page: number): boolean {
+    return this.navigation.has(`${documentId}\u0000${page}`);
+  }
+
   /** Verified entries of a brand for one normalised code, in bundle order. */
   codeEntries(brand: string, codeNorm: string): CodeEntry[] {
     return this.codeMemo.get(`${brand}\u0000${codeNorm}`, () => {
       const out: CodeEntry[] = [];
       for (const row of this.reader.errorCodes(brand, codeNorm)) {
-        if (this.isVerified(row)) out.push(toEntry(row));
+        // A navigation page (contents, index) names a code without its meaning: never an answer's page.
+        if (this.isNavigationPage(row.document_id, row.page)) continue;
+        const page = this.reader.page(row.document_id, row.page);
+        if (!page) continue;
+        if (this.isVerified(row)) out.push(toEntry(row, page.language));
       }
       return out;
     });
@@ -351,10 +364,11 @@ function toDocumentSummary(d: DocumentRow): DocumentSummary {
   };
 }
 
-function toEntry(row: ErrorCodeRow): CodeEntry {
+function toEntry(row: ErrorCodeRow, language: string): CodeEntry {
   const steps = parseJson<{ order: number; text: string; safety: string | null }[]>(row.steps_json, []);
   return {
     row,
+    language,
     pages: parseJson<number[]>(row.pages_json, [row.page]),
     causes: parseJson<string[]>(row.causes_json, []),
     steps: steps.map((s, i) => ({ order: s.order ?? i + 1, text: s.text, safety: s.safety ?? null })),

@@ -160,6 +160,26 @@ function core(view: CorpusView, entries: CodeEntry[]): CodeEntry {
   return best;
 }
 
+/**
+ * The entries in one language of a manual printed in several (its pages in one language, then the same
+ * pages in another): when each language's entries are one reading, they are translations of each other,
+ * not meanings to choose from, and the language asked (else the manual's own) answers. Null when the
+ * entries stand on pages of one language, or of a language that could not be told, or when a language
+ * prints readings that differ.
+ */
+function oneLanguage(view: CorpusView, entries: CodeEntry[], asked: string | undefined): CodeEntry[] | null {
+  const byLanguage = new Map<string, CodeEntry[]>();
+  for (const e of entries) {
+    if (e.language === 'mul') return null;
+    byLanguage.set(e.language, [...(byLanguage.get(e.language) ?? []), e]);
+  }
+  if (byLanguage.size < 2) return null;
+  for (const group of byLanguage.values()) if (!oneReading(view, group)) return null;
+  const own = view.document(entries[0]!.row.document_id)?.language;
+  const wanted = [asked, own].find((l) => l !== undefined && byLanguage.has(l));
+  return wanted ? byLanguage.get(wanted)! : null;
+}
+
 /** Distinct readings among entries, each once (a reading printed twice is offered once). */
 function distinctReadings(view: CorpusView, entries: CodeEntry[]): string[] {
   const out: CodeEntry[] = [];
@@ -179,9 +199,13 @@ function answerFrom(
   brand: string,
   model: ModelMatch | null,
   variant: boolean,
+  language: string | undefined,
 ): DiagnosticResponse {
   const first = ranked[0]!;
-  const sameDocument = ranked.filter((e) => e.row.document_id === first.row.document_id);
+  const inDocument = ranked.filter((e) => e.row.document_id === first.row.document_id);
+  const sameDocument = oneReading(view, inDocument)
+    ? inDocument
+    : (oneLanguage(view, inDocument, language) ?? inDocument);
   if (!oneReading(view, sameDocument)) {
     return empty('ambiguous', 0.5, {
       brand,
@@ -262,7 +286,7 @@ function elsewhere(
   // Several models sharing one entry (or one manual covering them all): the answer does not depend on
   // the model, so there is no question to ask.
   if (!parts.model && oneReading(view, ranked)) {
-    const answer = answerFrom(view, ranked, brand, null, variant);
+    const answer = answerFrom(view, ranked, brand, null, variant, language);
     const models = ranked.flatMap((e) => view.modelsOfDocument(e.row.document_id).map((m) => m.name));
     // The technician can still confirm that the answer's manual is theirs.
     answer.follow_up_questions = [
@@ -274,7 +298,7 @@ function elsewhere(
   // editions): the model on the nameplate would not choose between them, so asking for it is a question
   // that cannot help. The manual in the asked (or most common) language answers; the others are cited.
   if (!parts.model && sameModels(view, ranked)) {
-    const answer = answerFrom(view, ranked, brand, null, variant);
+    const answer = answerFrom(view, ranked, brand, null, variant, language);
     if (answer.state === 'answer') return answer;
   }
   const candidateIds = parts.candidates ? new Set(parts.candidates.map((m) => m.id)) : null;
@@ -356,14 +380,28 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
       const docs = new Set(view.documentsOfModel(r.model.id));
       const own = findEntries(view, r.brand, input.error_code, docs);
       if (own.entries.length > 0) {
-        return answerFrom(view, rank(view, own.entries, input.language), r.brand, match, own.variant);
+        return answerFrom(
+          view,
+          rank(view, own.entries, input.language),
+          r.brand,
+          match,
+          own.variant,
+          input.language,
+        );
       }
-      return elsewhere(view, r.brand, input.error_code, input.language, {
+      const other = elsewhere(view, r.brand, input.error_code, input.language, {
         model: match,
         candidates: null,
         score: 0.6,
         question: `The manuals of ${r.model.name} do not document this code; manuals of other models do. Is the model right?`,
       });
+      // The nameplate's model was found as printed (or by its alias) and its own manuals do not print
+      // the code: for that unit the code is unknown. Other models' readings stay as alternatives, with
+      // the question whether the model is right, but none of them is offered as this unit's meaning.
+      if (r.match !== 'fuzzy' && other.state === 'ambiguous') {
+        return { ...other, state: 'unknown_code', confidence: confidence(0.7) };
+      }
+      return other;
     }
   }
 }
@@ -398,6 +436,7 @@ export function diagnoseStrict(view: CorpusView, input: StrictDiagnosticRequest)
     r.brand,
     { ...model, query: input.model },
     own.variant,
+    input.language,
   );
   return {
     status: 'exact_source',

@@ -111,7 +111,7 @@ function rank(
   if (analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
   const named = brand || documents ? undefined : namedDocuments(view, analyzed);
-  return rankPages(view.reader, analyzed, filter, named).slice(0, MAX_RESULTS);
+  return navigationDown(view, rankPages(view.reader, analyzed, filter, named).slice(0, MAX_RESULTS));
 }
 
 /**
@@ -129,6 +129,20 @@ function namedDocuments(view: CorpusView, analyzed: AnalyzedQuery): ReadonlySet<
     if (brand) for (const id of view.documentsOfBrand(brand)) out.add(id);
   }
   return out.size > 0 ? out : undefined;
+}
+
+/**
+ * Navigation pages (tables of contents, indexes, lists of figures, flagged at ingest) name the pages that
+ * answer, not the answer: they follow every other page found, in their own order.
+ */
+function navigationDown(view: CorpusView, pages: RankedPage[]): RankedPage[] {
+  const content: RankedPage[] = [];
+  const navigation: RankedPage[] = [];
+  for (const p of pages) {
+    if (view.isNavigationPage(p.documentId, p.page)) navigation.push(p);
+    else content.push(p);
+  }
+  return navigation.length === 0 ? pages : [...content, ...navigation];
 }
 
 function toResult(view: CorpusView, r: RankedPage, query: AnalyzedQuery): SearchResult {

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import { z } from 'zod';
-import { projectPath } from '../project-path.js';
+import { readGlossarySource } from './glossary-source.js';
 import { LANGUAGES, type Language } from './stopwords.js';
 
 /**
@@ -42,13 +41,8 @@ const GlossaryFile = z
   });
 
 /** Reads and checks a glossary file; every problem names its place in the file. */
-export function loadGlossary(file = projectPath('data', 'search', 'glossary.json')): readonly Concept[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new Error(`${file}: ${(err as Error).message}`);
-  }
+export function loadGlossary(path?: string): readonly Concept[] {
+  const { name: file, raw } = readGlossarySource(path);
   const parsed = GlossaryFile.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

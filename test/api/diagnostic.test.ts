@@ -125,9 +125,11 @@ describe('POST /v1/diagnostic', () => {
     expectNoPhantom(body);
   });
 
-  it('is ambiguous when only manuals of other models document the code', async () => {
+  it('is unknown for an exact model whose manuals do not print the code, citing other models as alternatives', async () => {
     const body = await v1({ brand: 'Demotherm', model: 'DT-B300', error_code: 'E01' });
-    expect(body.state).toBe('ambiguous');
+    expect(body.state).toBe('unknown_code');
+    expect(body.title).toBeNull();
+    expect(body.billable).toBe(false);
     expect(body.model).toMatchObject({ name: 'DT-B300', match: 'exact' });
     expect(body.excerpt).toBeNull();
     expect(body.alternatives).toHaveLength(1);

@@ -45,6 +45,8 @@ export interface DocSpec {
   codes: (Omit<ErrorCodeRecord, 'chunkId' | 'pages' | 'causes' | 'steps' | 'part' | 'procedure'> &
     Partial<ErrorCodeRecord>)[];
   snapshots: number[];
+  /** Each page's own language (a manual printed in several); the sidecar's language by default. */
+  pageLanguages?: string[];
 }
 
 export const sidecar = (s: Partial<Sidecar> & Pick<Sidecar, 'title' | 'models'>): Sidecar => ({
@@ -198,6 +200,8 @@ function toExtracted(spec: DocSpec): ExtractedDocument {
     width: 595,
     height: 842,
     text: lines.join('\n'),
+    navigation: false,
+    language: spec.pageLanguages?.[i] ?? spec.sidecar.language,
   }));
   const counters = new Map<number, number>();
   const chunks: ChunkRecord[] = spec.chunks.map((c) => {

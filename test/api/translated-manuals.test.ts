@@ -67,12 +67,46 @@ const LARGE = manual(
   'F7',
   'Compressor discharge temperature too high',
 );
+/**
+ * One manual printed in Polish, then the same pages in English: each language prints F5 once, in its
+ * own words. The readings are translations, not two meanings.
+ */
+const BILINGUAL: DocSpec = {
+  id: 'polarix-bilingual-pl-en',
+  sidecar: sidecar({
+    brand: 'Polarix',
+    title: 'Polarix Sterownik / Controller',
+    language: 'pl',
+    models: [{ name: 'PX-B10', aliases: [] }],
+  }),
+  pages: [
+    ['Instrukcja obsługi'],
+    ['F5 Błąd czujnika przepływu wody'],
+    ['User manual'],
+    ['F5 Water flow sensor fault'],
+  ],
+  pageLanguages: ['pl', 'pl', 'en', 'en'],
+  chunks: [
+    { page: 2, section: ['Kody błędów'], kind: 'table', lines: [] },
+    { page: 4, section: ['Error codes'], kind: 'table', lines: [] },
+  ],
+  codes: [
+    {
+      code: 'F5',
+      title: 'Błąd czujnika przepływu wody',
+      excerpt: 'F5 Błąd czujnika przepływu wody',
+      page: 2,
+    },
+    { code: 'F5', title: 'Water flow sensor fault', excerpt: 'F5 Water flow sensor fault', page: 4 },
+  ],
+  snapshots: [],
+};
 
 let api: TestApi;
 let authorization: string;
 
 beforeAll(async () => {
-  api = await testApi(await buildFixtureBundle([EN, DE, OTHER, LARGE]));
+  api = await testApi(await buildFixtureBundle([EN, DE, OTHER, LARGE, BILINGUAL]));
   authorization = (await api.key('translations')).authorization;
 }, 60_000);
 afterAll(() => api.close());
@@ -108,5 +142,27 @@ describe('a manual printed in two languages', () => {
     expect(body.state).toBe('ambiguous');
     expect(body.follow_up_questions[0]?.field).toBe('model');
     expect(body.follow_up_questions[0]?.options).toEqual(expect.arrayContaining(['PX-C40', 'PX-L200']));
+  });
+});
+
+describe('one manual printed in two languages, one after the other', () => {
+  it('answers in the asked language, citing the other language as an alternative', async () => {
+    const pl = await diagnose({ model: 'PX-B10', error_code: 'F5', language: 'pl' });
+    expect(pl.state).toBe('answer');
+    expect(pl.title).toBe('Błąd czujnika przepływu wody');
+    expect(pl.citation?.page).toBe(2);
+    expect(pl.alternatives.map((a) => a.citation.page)).toEqual([4]);
+    const en = await diagnose({ model: 'PX-B10', error_code: 'F5', language: 'en' });
+    expect(en.state).toBe('answer');
+    expect(en.title).toBe('Water flow sensor fault');
+    expect(en.citation?.page).toBe(4);
+  });
+
+  it("answers in the manual's own language when none is asked, or one it does not print", async () => {
+    for (const language of [undefined, 'fr']) {
+      const body = await diagnose({ model: 'PX-B10', error_code: 'F5', ...(language ? { language } : {}) });
+      expect(body.state, String(language)).toBe('answer');
+      expect(body.citation?.page, String(language)).toBe(2);
+    }
   });
 });

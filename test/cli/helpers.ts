@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureDemoBundle } from '../../pipeline/ingest/demo.js';
+import { FORMAT_VERSION } from '../../src/bundle/schema.js';
 import { ensureBuilt } from '../api/build.js';
 import { withDirLock } from '../helpers/dir-lock.js';
 import { ensureSdkBuilt, ROOT, withBuildLock } from '../sdk/build.js';
@@ -21,7 +22,8 @@ export function ensureCliBuilt(): void {
  * sources, the extractor or the bundle format changed (ensureDemoBundle compares a stamp).
  */
 export async function demoBundle(): Promise<string> {
-  const dir = path.join(os.tmpdir(), 'heatsource-cli-tests');
+  // One folder per bundle format: checkouts of another format on the same machine rebuild their own.
+  const dir = path.join(os.tmpdir(), `heatsource-cli-tests-f${FORMAT_VERSION}`);
   fs.mkdirSync(dir, { recursive: true });
   const bundle = path.join(dir, 'demo.bundle');
   await withDirLock(path.join(dir, 'demo.lock'), { staleMs: 200_000, waitMs: 240_000 }, () =>

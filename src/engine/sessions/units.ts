@@ -3,11 +3,9 @@
  * for, from the table in data/units.yaml. Written by hand: the units of the trade are few and a
  * general unit library would still need our own spellings and the temperature-difference rule.
  */
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { projectPath } from '../../project-path.js';
 import { InvalidResponseError } from './errors.js';
+import { readUnitsTable } from './units-table.js';
 
 const UnitsFile = z.object({
   kinds: z.array(
@@ -31,7 +29,7 @@ type Kind = UnitsFile['kinds'][number];
 let table: UnitsFile | undefined;
 
 function units(): UnitsFile {
-  table ??= UnitsFile.parse(parseYaml(readFileSync(projectPath('data', 'units.yaml'), 'utf8')));
+  table ??= UnitsFile.parse(readUnitsTable());
   return table;
 }
 
