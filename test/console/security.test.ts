@@ -66,7 +66,7 @@ class Visitor {
     const r = await this.request('/console/keys', { csrf, mode: 'live', label });
     expect(r.status).toBe(303);
     const page = await this.request('/console/keys');
-    return /value="(ak_live_[^"]+)"/.exec(page.text)![1]!;
+    return /data-new-key>(ak_live_[^<]+)</.exec(page.text)![1]!;
   }
 }
 

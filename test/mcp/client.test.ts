@@ -403,7 +403,8 @@ describe('manual pages as resources', () => {
     ]) {
       const err = await client.readResource({ uri: missing }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(McpError);
-      expect((err as McpError).code).toBe(-32602);
+      // This client speaks a 2025 revision, whose resource-not-found code is -32002.
+      expect((err as McpError).code).toBe(-32002);
     }
   });
 });
