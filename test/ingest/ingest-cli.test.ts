@@ -222,16 +222,13 @@ describe('heatsource ingest: bad input is reported per file, the rest still inge
     expect(fs.existsSync(target)).toBe(false);
   });
 
-  it('reports a path that does not exist', () => {
-    const r = ingestJson([
-      path.join(tmp, 'nowhere'),
-      corpus,
-      '--bundle',
-      path.join(tmp, 'x.bundle'),
-      '--no-snapshots',
-    ]);
-    const f = r.report.files.find((x) => x.file.endsWith('nowhere'));
-    expect(f?.problems[0]?.reason).toMatch(/no such file/);
+  it('refuses a path that does not exist beside good ones as a usage error, writing nothing', () => {
+    const missing = path.join(tmp, 'nowhere');
+    const target = path.join(tmp, 'x.bundle');
+    const r = runCli(['ingest', missing, corpus, '--bundle', target, '--no-snapshots']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe(`heatsource: no such file or folder: ${missing}; nothing was ingested`);
+    expect(fs.existsSync(target)).toBe(false);
   });
 });
 
