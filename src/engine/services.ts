@@ -21,7 +21,7 @@ import { diagnose, diagnoseStrict } from './diagnostic.js';
 import { ServiceError, validationError } from './errors.js';
 import { OfflinePackService } from './offline-pack.js';
 import { InvalidCursorError, searchChunks } from './search.js';
-import { SessionService, type SessionServiceOptions } from './sessions-service.js';
+import { SessionService, type SessionServiceOptions } from './sessions/service.js';
 import { SnapshotService } from './snapshot.js';
 
 /** A service function: validated input in, status and body out; no HTTP in sight. */

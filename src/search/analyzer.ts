@@ -1,8 +1,8 @@
 import { fold } from '../text/normalise.js';
+import { isLanguage, isStopWordAnywhere, LANGUAGES, type Language, STOP_WORDS } from '../text/stopwords.js';
 import { isCompoundLanguage, isKnownPart, splitCompound } from './compounds.js';
 import { collectConcepts, conceptsOfStem, stemStream } from './glossary.js';
 import { detectQueryLanguage } from './query-language.js';
-import { isLanguage, isStopWordAnywhere, LANGUAGES, type Language, STOP_WORDS } from './stopwords.js';
 import { hasDigit, WORD, type WordPart, wordParts } from './tokens.js';
 
 /**

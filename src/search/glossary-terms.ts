@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { LANGUAGES, type Language } from '../text/stopwords.js';
 import { readGlossarySource } from './glossary-source.js';
-import { LANGUAGES, type Language } from './stopwords.js';
 
 /**
  * HVAC vocabulary in the five manual languages (data/search/glossary.json): each concept lists the words

@@ -1,7 +1,7 @@
 import { fold } from '../text/normalise.js';
+import { type Language, STOP_WORDS } from '../text/stopwords.js';
 import { concepts } from './glossary-terms.js';
 import { stem } from './stemmers.js';
-import { type Language, STOP_WORDS } from './stopwords.js';
 import { hasDigit, type WordPart, wordParts } from './tokens.js';
 
 /**

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language, STOP_WORDS } from './stopwords.js';
+import { LANGUAGES, type Language, STOP_WORDS } from '../text/stopwords.js';
 
 /** Letters that, in these five languages, only one of them writes (before accent folding). */
 const MARKERS: [RegExp, Language][] = [

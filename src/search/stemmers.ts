@@ -1,4 +1,4 @@
-import type { Language } from './stopwords.js';
+import type { Language } from '../text/stopwords.js';
 
 /**
  * Light stemmers: they strip inflection (plural, gender, the commonest verb endings) and a few frequent

@@ -1,5 +1,5 @@
-import { isLanguage, isStopWordAnywhere, STOP_WORDS } from '../search/stopwords.js';
 import { fold } from './normalise.js';
+import { isLanguage, isStopWordAnywhere, STOP_WORDS } from './stopwords.js';
 
 /**
  * The words of a reading that carry its meaning: case, accents, punctuation and the function words of

@@ -8,9 +8,9 @@ import { conceptsOf } from '../../src/search/glossary.js';
 import { concepts, loadGlossary } from '../../src/search/glossary-terms.js';
 import { detectQueryLanguage } from '../../src/search/query-language.js';
 import { stem } from '../../src/search/stemmers.js';
-import { LANGUAGES, type Language } from '../../src/search/stopwords.js';
 import { wordParts } from '../../src/search/tokens.js';
 import { fold } from '../../src/text/normalise.js';
+import { LANGUAGES, type Language } from '../../src/text/stopwords.js';
 
 const s = (word: string, lang: Language) => stem(fold(word), lang);
 const words = (text: string) => wordParts(fold(text)).map((p) => p.text);

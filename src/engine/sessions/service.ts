@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
-import type { Citation } from '../contract/common.js';
-import type { DiagnosticTurnRequest, DiagnosticTurnResponse } from '../contract/diagnostic.js';
-import type { ProblemCode } from '../contract/problems.js';
-import type { SessionRef, SessionRespondRequest } from '../contract/session-requests.js';
-import type { CreateSessionRequest, Session, SessionSummary } from '../contract/sessions.js';
-import type { SessionRecord, StateStore } from '../state/types.js';
-import type { ServiceContext, ServiceResult } from './context.js';
-import type { CorpusView } from './corpus.js';
-import { type FieldError, ServiceError } from './errors.js';
-import { type ManualContext, manualContext, noManualOf } from './session-manual.js';
+import type { Citation } from '../../contract/common.js';
+import type { DiagnosticTurnRequest, DiagnosticTurnResponse } from '../../contract/diagnostic.js';
+import type { ProblemCode } from '../../contract/problems.js';
+import type { SessionRef, SessionRespondRequest } from '../../contract/session-requests.js';
+import type { CreateSessionRequest, Session, SessionSummary } from '../../contract/sessions.js';
+import type { SessionRecord, StateStore } from '../../state/types.js';
+import type { ServiceContext, ServiceResult } from '../context.js';
+import type { CorpusView } from '../corpus.js';
+import { type FieldError, ServiceError } from '../errors.js';
+import { type ManualContext, manualContext, noManualOf } from '../session-manual.js';
 import {
   close,
   createSession,
@@ -23,7 +23,7 @@ import {
   summary,
   toPublic,
   undo,
-} from './sessions/index.js';
+} from './index.js';
 
 type StoredModel = SessionState['model'];
 type Mutable = Omit<SessionState, 'model'>;
