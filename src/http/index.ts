@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../edge/auth.js';
 import type { HttpMetrics } from '../edge/metrics.js';
 import type { Services } from '../engine/services.js';
-import { buildOpenApi } from './openapi.js';
+import { buildOpenApi } from '../contract/openapi.js';
 import { registerOperations } from './routes.js';
 
-export { buildOpenApi } from './openapi.js';
+export { buildOpenApi } from '../contract/openapi.js';
 export { negotiateImage } from './routes.js';
 
 export interface RestRoutesOptions {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { projectPath } from '../project-path.js';
-import { isPostgresUrl, type PgStateOptions, PgStateStore } from './pg-store.js';
+import { isPostgresUrl } from './location.js';
+import { type PgStateOptions, PgStateStore } from './pg-store.js';
 import { type SqliteStateOptions, SqliteStateStore } from './sqlite-store.js';
 import type { StateStore } from './types.js';
 

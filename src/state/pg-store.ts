@@ -90,9 +90,7 @@ export function parseStateUrl(url: string): { connectionString: string; schema: 
   return { connectionString: u.toString(), schema, poolMax };
 }
 
-export function isPostgresUrl(spec: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(spec);
-}
+export { isPostgresUrl } from './location.js';
 
 /**
  * The state store on PostgreSQL, for any number of processes sharing one database: a pool of

@@ -197,7 +197,17 @@ describe.skipIf(!hasPg)('state migrate', () => {
     }
 
     const again = runCli(['state', 'migrate', '--from', file, '--to', url]);
-    expect(again.status).toBe(1);
+    expect(again.status).toBe(2);
     expect(again.stderr).toMatch(/not empty/);
+  });
+
+  it('refuses a target that is not a PostgreSQL URL in one line, with the usage status, writing nothing', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-migrate-'));
+    const target = path.join(dir, 'copy.sqlite');
+    const r = runCli(['state', 'migrate', '--from', path.join(dir, 'state.sqlite'), '--to', target]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^heatsource: .*--to must be a postgres:\/\/ URL/);
+    expect(fs.existsSync(target)).toBe(false);
   });
 });

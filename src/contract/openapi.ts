@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Problem } from '../contract/common.js';
-import { COMMON_ERRORS, type OperationSpec } from '../contract/operations.js';
-import { PROBLEMS, type ProblemCode } from '../contract/problems.js';
+import { Problem } from './common.js';
+import { COMMON_ERRORS, type OperationSpec } from './operations.js';
+import { PROBLEMS, type ProblemCode } from './problems.js';
 
 type Json = Record<string, unknown>;
 
