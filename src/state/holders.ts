@@ -1,4 +1,4 @@
-import type { Account } from './types.js';
+import type { Account } from './account.js';
 
 /**
  * The account holders' side of the state: the people who sign in to the web console for an account.

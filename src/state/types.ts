@@ -10,16 +10,9 @@ import type { RateLimiter } from './rate-limit.js';
 
 export type KeyMode = 'live' | 'test';
 
-export interface Account {
-  id: string;
-  name: string;
-  /** Billable units allowed per period; null means unlimited. */
-  quota_limit: number | null;
-  quota_period: 'month';
-  /** Requests per minute allowed per key of this account; null means unlimited. */
-  rate_limit_per_minute: number | null;
-  created_at: string;
-}
+import type { Account } from './account.js';
+
+export type { Account };
 
 export interface ApiKey {
   id: string;
