@@ -83,9 +83,8 @@ export function annotationsOf(op: OperationSpec): ToolDefinition['annotations'] 
 }
 
 /**
- * One tool per operation of the service layer, described from the same contract as the REST routes.
- * Tools are read from `services.operations` on every listing, so operations added later (guided sessions)
- * appear without anything to register here.
+ * One tool per operation of the contract's list (`services.operations`), described from the same
+ * schemas as the REST routes; each tool's definition is built once, on its first listing or call.
  */
 export class ToolCatalog {
   private readonly tools = new WeakMap<OperationSpec, Tool>();

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { OPERATIONS } from '../../src/contract/operations.js';
 import { demoBundle, type McpTestServer, rawPost, startMcpServer } from './harness.js';
 
 let dispose: () => void;
@@ -383,38 +383,24 @@ describe('content by protocol revision', () => {
 });
 
 describe('tools follow the service layer', () => {
-  it('lists and calls an operation added after the server started', async () => {
-    server.api.app.heatsource.services.addOperation(
-      {
-        name: 'echo_code',
-        method: 'POST',
-        path: '/v9/echo',
-        summary: 'Echo a code',
-        description: 'Answers the code it was given, for this test only.',
-        input: z.strictObject({ code: z.string().min(1) }),
-        output: z.object({ code: z.string() }),
-        response: 'json',
-        billing: 'none',
-        idempotency: 'none',
-        errors: [],
-      },
-      (_ctx, input: { code: string }) => ({ status: 200, body: { code: input.code }, billable: false }),
-    );
+  it('lists one tool per operation of the contract, in its order, and calls them by name', async () => {
     const list = await rawPost(server.mcpUrl, request('tools/list'), auth);
     const tools = (list.json().result as { tools: { name: string; inputSchema: unknown }[] }).tools;
-    expect(tools.at(-1)).toMatchObject({
-      name: 'echo_code',
-      inputSchema: { type: 'object', required: ['code'], additionalProperties: false },
+    expect(tools.map((t) => t.name)).toEqual(OPERATIONS.map((op) => op.name));
+    expect(tools.find((t) => t.name === 'get_error_code')).toMatchObject({
+      inputSchema: { type: 'object', required: ['brand', 'code'] },
     });
     const res = await rawPost(
       server.mcpUrl,
-      request('tools/call', { name: 'echo_code', arguments: { code: 'E9' } }),
+      request('tools/call', { name: 'get_error_code', arguments: { brand: 'Demotherm', code: 'E9' } }),
       auth,
     );
-    expect(res.json().result).toEqual({
-      content: [{ type: 'text', text: '{"code":"E9"}' }],
-      structuredContent: { code: 'E9' },
-    });
+    const result = res.json().result as {
+      content: { type: string; text: string }[];
+      structuredContent: unknown;
+    };
+    expect(result.structuredContent).toMatchObject({ code: 'E9' });
+    expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
   });
 
   it('counts billable units in the metrics as REST does', async () => {

@@ -1,0 +1,138 @@
+import { LRUCache } from 'lru-cache';
+import type { z } from 'zod';
+import { BundleOpenError, type BundleReader } from '../bundle/reader.js';
+import type { MeResponse } from '../contract/account.js';
+import type { OperationName, OperationNamed } from '../contract/operations.js';
+import { errorCode, modelCoverage, procedure, product, registry, resolveModelStrict } from './catalog.js';
+import type { ServiceContext, ServiceResult } from './context.js';
+import type { CorpusView } from './corpus.js';
+import { diagnose, diagnoseStrict } from './diagnostic.js';
+import { ServiceError } from './errors.js';
+import type { OfflinePackService } from './offline-pack.js';
+import { InvalidCursorError, searchChunks } from './search.js';
+import type { SessionService } from './sessions/service.js';
+import type { SnapshotService } from './snapshot.js';
+
+/** What an operation's handler receives: its input schema's output, i.e. the input after validation. */
+export type InputOf<K extends OperationName> = z.output<OperationNamed<K>['input']>;
+/** What an operation's handler answers: a body of its output schema. */
+export type OutputOf<K extends OperationName> = z.output<OperationNamed<K>['output']>;
+
+/** A service function: validated input in, status and body out; no HTTP in sight. */
+export type Handler<K extends OperationName> = (
+  ctx: ServiceContext,
+  input: InputOf<K>,
+) => ServiceResult<OutputOf<K>> | Promise<ServiceResult<OutputOf<K>>>;
+
+/**
+ * One handler per operation of the contract, each typed by its operation's schemas: an operation without
+ * a handler, a handler without an operation, or a handler reading a field its input does not have fails
+ * to compile.
+ */
+export type HandlerTable = { [K in OperationName]: Handler<K> };
+
+/** What the handlers serve from; `Services` holds these and replaces them together on `reopen`. */
+export interface HandlerDeps {
+  readonly reader: BundleReader;
+  readonly view: CorpusView;
+  readonly snapshots: SnapshotService;
+  readonly sessions: SessionService;
+  readonly packs: OfflinePackService;
+  readonly lookups: LookupCache;
+  me(ctx: ServiceContext): Promise<MeResponse>;
+}
+
+/**
+ * Lookup results by request, with their JSON: a bundle never changes under a running server, so they stay
+ * valid until `reopen` replaces the cache. Bounded by count and by the bytes of their JSON, least recently
+ * used first out.
+ */
+export type LookupCache = LRUCache<string, ServiceResult>;
+
+export function lookupCache(): LookupCache {
+  return new LRUCache<string, ServiceResult>({
+    max: 10_000,
+    maxSize: 32 * 1024 * 1024,
+    sizeCalculation: (result) => Math.max(1, (result.json?.length ?? 0) * 2),
+  });
+}
+
+const ok = <T>(body: T, billable = false): ServiceResult<T> => ({ status: 200, body, billable });
+
+function lookupKey(input: {
+  brand: string;
+  model?: string | null;
+  error_code: string;
+  language?: string;
+}): string {
+  return `${input.brand}\u0000${input.model ?? ''}\u0000${input.error_code}\u0000${input.language ?? ''}`;
+}
+
+/** A lookup served from the cache, its JSON computed once: a repeat is sent without serialising again. */
+function cached<T extends { billable: boolean }>(
+  cache: LookupCache,
+  key: string,
+  make: () => T,
+): ServiceResult<T> {
+  let hit = cache.get(key) as ServiceResult<T> | undefined;
+  if (!hit) {
+    const body = make();
+    hit = { status: 200, body, billable: body.billable, json: JSON.stringify(body) };
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+/**
+ * The handler of every operation. `deps()` is read at call time, so a reopened bundle serves the next call
+ * while calls in flight finish on the old one.
+ */
+export function handlerTable(deps: () => HandlerDeps): HandlerTable {
+  return {
+    diagnose: (_ctx, input) => {
+      const d = deps();
+      return cached(d.lookups, `v1\u0000${lookupKey(input)}`, () => diagnose(d.view, input));
+    },
+    diagnose_guided: (ctx, input) => deps().sessions.turn(ctx, input),
+    search: (_ctx, input) => {
+      try {
+        return ok(searchChunks(deps().reader, input));
+      } catch (err) {
+        if (err instanceof InvalidCursorError) {
+          throw new ServiceError('validation_failed', err.message, {
+            errors: [{ field: 'cursor', message: err.message }],
+          });
+        }
+        if (err instanceof BundleOpenError) throw new ServiceError('service_unavailable', err.message);
+        throw err;
+      }
+    },
+    get_procedure: (_ctx, input) => ok(procedure(deps().view, input)),
+    get_error_code: (_ctx, input) => ok(errorCode(deps().view, input)),
+    get_product: (_ctx, input) => ok(product(deps().view, input)),
+    get_pdf_snapshot: async (_ctx, input) => {
+      const image = await deps().snapshots.get({ ...input, format: input.format ?? 'webp' });
+      return {
+        status: 200,
+        body: image.meta,
+        billable: false,
+        binary: { contentType: image.meta.content_type, data: image.data, etag: image.meta.etag },
+      };
+    },
+    export_offline_pack: (_ctx, input) => deps().packs.export(input),
+    get_registry: (_ctx, input) => ok(registry(deps().view, input)),
+    whoami: async (ctx) => ok(await deps().me(ctx)),
+    diagnose_strict: (_ctx, input) => {
+      const d = deps();
+      return cached(d.lookups, `v2\u0000${lookupKey(input)}`, () => diagnoseStrict(d.view, input));
+    },
+    resolve_model: (_ctx, input) => ok(resolveModelStrict(deps().view, input)),
+    get_model_coverage: (_ctx, input) => ok(modelCoverage(deps().view, input)),
+    start_diagnostic_session: (ctx, input) => deps().sessions.create(ctx, input),
+    get_diagnostic_session: (ctx, input) => deps().sessions.get(ctx, input),
+    respond_to_diagnostic_session: (ctx, input) => deps().sessions.respond(ctx, input),
+    undo_diagnostic_session: (ctx, input) => deps().sessions.undo(ctx, input),
+    close_diagnostic_session: (ctx, input) => deps().sessions.close(ctx, input),
+    get_diagnostic_session_summary: (ctx, input) => deps().sessions.summary(ctx, input),
+  };
+}
