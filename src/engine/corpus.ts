@@ -23,19 +23,18 @@ export interface ModelIndexEntry {
   kind: 'name' | 'alias';
 }
 
-/** A memo over lru-cache, bounded in (estimated) bytes; null results are remembered too. */
-class Memo<V> {
-  private readonly cache: LRUCache<string, { value: V }>;
-  constructor(maxBytes: number, size: (value: V) => number) {
-    this.cache = new LRUCache({ maxSize: maxBytes, sizeCalculation: (e) => Math.max(1, 64 + size(e.value)) });
-  }
-  get(key: string, make: () => V): V {
-    const hit = this.cache.get(key);
-    if (hit) return hit.value;
-    const value = make();
-    this.cache.set(key, { value });
-    return value;
-  }
+/** lru-cache holds no null or undefined values: results are boxed so that a miss that found nothing is remembered too. */
+interface Box<V> {
+  value: V;
+}
+
+/** An lru-cache computing a missing value from its key, bounded in (estimated) bytes. */
+function memo<V>(maxBytes: number, size: (value: V) => number, make: (key: string) => V) {
+  return new LRUCache<string, Box<V>>({
+    maxSize: maxBytes,
+    sizeCalculation: (box, key) => Math.max(1, 64 + 2 * key.length + size(box.value)),
+    memoMethod: (key) => ({ value: make(key) }),
+  });
 }
 
 /**
@@ -60,13 +59,28 @@ export class CorpusView {
   private readonly modelsOfDoc = new Map<string, ModelRow[]>();
   private readonly ranges = new Map<number, RangeRow>();
   private readonly brandDocuments = new Map<string, string[]>();
-  private readonly codeMemo = new Memo<CodeEntry[]>(16 * 2 ** 20, (e) => 2 * JSON.stringify(e).length);
+  private readonly codeMemo = memo<CodeEntry[]>(
+    16 * 2 ** 20,
+    (e) => 2 * JSON.stringify(e).length,
+    (key) => {
+      const [brand, codeNorm] = key.split('\u0000') as [string, string];
+      return this.findCodeEntries(brand, codeNorm);
+    },
+  );
   private readonly verified = new Map<number, boolean>();
-  private readonly chunkSections = new Memo<string[] | null>(
+  private readonly chunkSections = memo<string[] | null>(
     4 * 2 ** 20,
     (p) => 2 * JSON.stringify(p).length,
+    (chunkId) => {
+      const c = this.reader.chunk(chunkId);
+      return c ? (JSON.parse(c.section_path) as string[]) : null;
+    },
   );
-  private readonly distinctCodesOfDocs = new Memo<number>(2 ** 20, () => 8);
+  private readonly distinctCodesOfDocs = memo<number>(
+    2 ** 20,
+    () => 8,
+    (key) => this.reader.distinctCodesOfDocuments(key.split('\u0000')),
+  );
   private unverifiedCount = 0;
   private readonly navigation: Set<string>;
 
@@ -204,17 +218,19 @@ export class CorpusView {
 
   /** Verified entries of a brand for one normalised code, in bundle order. */
   codeEntries(brand: string, codeNorm: string): CodeEntry[] {
-    return this.codeMemo.get(`${brand}\u0000${codeNorm}`, () => {
-      const out: CodeEntry[] = [];
-      for (const row of this.reader.errorCodes(brand, codeNorm)) {
-        // A navigation page (contents, index) names a code without its meaning: never an answer's page.
-        if (this.isNavigationPage(row.document_id, row.page)) continue;
-        const page = this.reader.page(row.document_id, row.page);
-        if (!page) continue;
-        if (this.isVerified(row)) out.push(toEntry(row, page.language));
-      }
-      return out;
-    });
+    return this.codeMemo.memo(`${brand}\u0000${codeNorm}`).value;
+  }
+
+  private findCodeEntries(brand: string, codeNorm: string): CodeEntry[] {
+    const out: CodeEntry[] = [];
+    for (const row of this.reader.errorCodes(brand, codeNorm)) {
+      // A navigation page (contents, index) names a code without its meaning: never an answer's page.
+      if (this.isNavigationPage(row.document_id, row.page)) continue;
+      const page = this.reader.page(row.document_id, row.page);
+      if (!page) continue;
+      if (this.isVerified(row)) out.push(toEntry(row, page.language));
+    }
+    return out;
   }
 
   /** Error-code rows whose excerpt was not found on its page: never served, counted for diagnosis. */
@@ -237,7 +253,7 @@ export class CorpusView {
   distinctCodesOfDocuments(documentIds: string[]): number {
     if (documentIds.length === 0) return 0;
     const ids = [...documentIds].sort();
-    return this.distinctCodesOfDocs.get(ids.join('\u0000'), () => this.reader.distinctCodesOfDocuments(ids));
+    return this.distinctCodesOfDocs.memo(ids.join('\u0000')).value;
   }
 
   chunk(id: string): ChunkRow | undefined {
@@ -246,10 +262,7 @@ export class CorpusView {
 
   /** The heading path of a chunk, outermost first, or null when the chunk is unknown. */
   sectionPath(chunkId: string): string[] | null {
-    return this.chunkSections.get(chunkId, () => {
-      const c = this.reader.chunk(chunkId);
-      return c ? (JSON.parse(c.section_path) as string[]) : null;
-    });
+    return this.chunkSections.memo(chunkId).value;
   }
 
   /**

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Citation } from '../../contract/common.js';
 import type { DiagnosticTurnRequest, DiagnosticTurnResponse } from '../../contract/diagnostic.js';
 import type { ProblemCode } from '../../contract/problems.js';
@@ -52,25 +53,15 @@ export function newSessionId(): string {
   return `ds_${crypto.randomBytes(16).toString('base64url')}`;
 }
 
-/** Parsed models of recently used sessions; a model never changes once its session is created. */
-class ModelCache {
-  private readonly map = new Map<string, StoredModel>();
-  constructor(private readonly max: number) {}
-  get(id: string, json: string): StoredModel {
-    let model = this.map.get(id);
-    if (model) {
-      this.map.delete(id);
-    } else {
-      model = JSON.parse(json) as StoredModel;
-      if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
-    }
-    this.map.set(id, model);
-    return model;
-  }
-  set(id: string, model: StoredModel): void {
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
-    this.map.set(id, model);
-  }
+/**
+ * Parsed models of recently used sessions, by session id, parsed from the stored JSON (the memo's context)
+ * on a miss; a model never changes once its session is created.
+ */
+function modelCache(max: number) {
+  return new LRUCache<string, StoredModel, string>({
+    max,
+    memoMethod: (_id, _stale, { context }) => JSON.parse(context) as StoredModel,
+  });
 }
 
 export interface SessionServiceOptions {
@@ -91,7 +82,7 @@ function fieldProblem(errors: FieldError[]): ServiceError {
  */
 export class SessionService {
   private loaded?: Knowledge;
-  private readonly models = new ModelCache(256);
+  private readonly models = modelCache(256);
 
   constructor(
     private readonly view: CorpusView,
@@ -255,7 +246,7 @@ export class SessionService {
     if (!record || record.account_id !== ctx.account.id) {
       throw new ServiceError('session_not_found', `no ${noun} ${id}`);
     }
-    const model = this.models.get(record.id, record.model);
+    const model = this.models.memo(record.id, { context: record.model });
     const state = { ...(JSON.parse(record.state) as Mutable), model };
     return { record, state };
   }
