@@ -27,6 +27,20 @@ function loadSharp(): Promise<Sharp> {
   return sharpModule;
 }
 
+/**
+ * Conversions run one at a time in the process. Each conversion decodes a whole page on a thread of
+ * Node's pool, and glibc gives each such thread a malloc arena that keeps its high-water mark: run one
+ * after another, the conversions reuse the pages one arena already holds instead of growing up to four.
+ * A conversion of one page takes a few milliseconds and its result is cached, so the queue is short.
+ * (A promise chain, not a library: it is the whole queue.)
+ */
+let conversions: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const next = conversions.then(run, run);
+  conversions = next.catch(() => {});
+  return next;
+}
+
 /** Bytes of converted images kept by default. */
 const CACHE_BYTES = 64 * 2 ** 20;
 /** Image digests kept: a few dozen bytes each. */
@@ -103,10 +117,12 @@ export class SnapshotService {
     const resize = input.width !== undefined && input.width < row.width;
     if (resize || input.format === 'png') {
       const sharp = await loadSharp();
-      let img = sharp(row.webp);
-      if (resize) img = img.resize({ width: input.width, withoutEnlargement: true });
-      img = input.format === 'png' ? img.png({ compressionLevel: 6 }) : img.webp({ quality: 80 });
-      const out = await img.toBuffer({ resolveWithObject: true });
+      const out = await oneAtATime(() => {
+        let img = sharp(row.webp);
+        if (resize) img = img.resize({ width: input.width, withoutEnlargement: true });
+        img = input.format === 'png' ? img.png({ compressionLevel: 6 }) : img.webp({ quality: 80 });
+        return img.toBuffer({ resolveWithObject: true });
+      });
       data = out.data;
       width = out.info.width;
       height = out.info.height;
