@@ -181,7 +181,29 @@ function jsonText(result: ServiceResult): string {
   return result.json ?? JSON.stringify(result.body);
 }
 
+/**
+ * Tool results of cached lookups, by service result and protocol revision: a cached service result is the
+ * same object on every repeat (the service keeps it with its JSON), so its content blocks and resource
+ * links are built once, like its JSON. Weak, so they go when the service drops the result.
+ */
+const builtResults = new WeakMap<ServiceResult, Map<ProtocolVersion, CallToolResult>>();
+
 function successResult(service: ServiceResult, version: ProtocolVersion): CallToolResult {
+  if (service.json === undefined || service.replayed) return buildSuccessResult(service, version);
+  let byVersion = builtResults.get(service);
+  if (!byVersion) {
+    byVersion = new Map();
+    builtResults.set(service, byVersion);
+  }
+  let result = byVersion.get(version);
+  if (!result) {
+    result = buildSuccessResult(service, version);
+    byVersion.set(version, result);
+  }
+  return result;
+}
+
+function buildSuccessResult(service: ServiceResult, version: ProtocolVersion): CallToolResult {
   const content: ContentBlock[] = [{ type: 'text', text: jsonText(service) }];
   // Images go to the model; other files (an offline pack) are for apps, which fetch them over REST.
   if (service.binary?.contentType.startsWith('image/')) {
