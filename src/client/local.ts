@@ -10,10 +10,10 @@ import {
   type Transport,
 } from '@heatsource/sdk';
 import { BundleReader } from '../bundle/reader.js';
+import { buildOpenApi } from '../contract/openapi.js';
 import type { ServiceContext } from '../engine/context.js';
 import { problem, ServiceError } from '../engine/errors.js';
 import { Services } from '../engine/services.js';
-import { buildOpenApi } from '../contract/openapi.js';
 import { projectPath } from '../project-path.js';
 import { localAccount } from '../state/local-key.js';
 import { SqliteStateStore } from '../state/sqlite-store.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { buildOpenApi } from '../contract/openapi.js';
 import type { Authenticator } from '../edge/auth.js';
 import type { HttpMetrics } from '../edge/metrics.js';
 import type { Services } from '../engine/services.js';
-import { buildOpenApi } from '../contract/openapi.js';
 import { registerOperations } from './routes.js';
 
 export { buildOpenApi } from '../contract/openapi.js';
