@@ -108,3 +108,108 @@ export function emptyPagesPdf(count: number): Buffer {
     ...Array.from({ length: count }, () => PAGE(2, 3, 4)),
   ]);
 }
+
+/** Flate-compresses `bytes` spaces, chunk by chunk, without holding them. */
+export async function deflateSpaces(bytes: number, raw = false): Promise<Buffer> {
+  return deflateRepeated(Buffer.from(' '), bytes, raw);
+}
+
+/** Flate-compresses `pattern` repeated up to `bytes`, chunk by chunk, without holding the whole. */
+export async function deflateRepeated(pattern: Buffer, bytes: number, raw = false): Promise<Buffer> {
+  const deflate = raw ? zlib.createDeflateRaw({ level: 9 }) : zlib.createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => out.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    deflate.on('end', resolve);
+    deflate.on('error', reject);
+  });
+  const reps = Math.max(1, Math.floor((4 * 1024 * 1024) / pattern.length));
+  const block = Buffer.concat(Array.from({ length: reps }, () => pattern));
+  for (let left = bytes; left > 0; left -= block.length) {
+    const piece = left >= block.length ? block : block.subarray(0, left);
+    if (!deflate.write(piece)) await new Promise((r) => deflate.once('drain', r));
+  }
+  deflate.end();
+  await done;
+  return Buffer.concat(out);
+}
+
+/**
+ * LZW codes (early change 1, as PDF writes them) that decode to at least `bytes` spaces: codes that each
+ * add one space to the last string until the 12-bit table is full, then the longest string over and over,
+ * about 3,800 bytes per 12-bit code.
+ */
+export function lzwSpaces(bytes: number): Buffer {
+  const out: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  const put = (code: number, length: number) => {
+    acc = (acc << length) | code;
+    bits += length;
+    while (bits >= 8) {
+      bits -= 8;
+      out.push((acc >>> bits) & 0xff);
+    }
+    acc &= (1 << bits) - 1;
+  };
+  let codeLength = 9;
+  let nextCode = 258;
+  let produced = 0;
+  let seq = 0;
+  const step = (code: number, length: number, hasPrev: boolean) => {
+    put(code, codeLength);
+    produced += length;
+    if (hasPrev) {
+      nextCode++;
+      const n = nextCode + 1;
+      if ((n & (n - 1)) === 0) codeLength = Math.min(Math.log2(n) + 1, 12) | 0;
+    }
+  };
+  step(0x20, 1, false);
+  seq = 1;
+  while (produced < bytes && nextCode < 4094) {
+    seq += 1;
+    step(nextCode, seq, true);
+  }
+  const longest = nextCode - 1;
+  while (produced < bytes) step(longest, seq, true);
+  put(257, codeLength);
+  if (bits > 0) put(0, 8 - bits);
+  return Buffer.from(out);
+}
+
+/** ASCIIHex text of `data`. */
+export const asciiHex = (data: Buffer) => Buffer.from(`${data.toString('hex')}>`, 'latin1');
+
+/**
+ * One page whose content stream goes through `filter` (a name or an array of names, as written in the
+ * dictionary) with `data` as stored, and `extra` dictionary entries.
+ */
+export function filteredStreamPdf(filter: string, data: Buffer, extra = ''): Buffer {
+  return pdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    PAGE(2, 4, 5),
+    stream(`/Filter ${filter} ${extra}`, data),
+    FONT,
+  ]);
+}
+
+/**
+ * A zlib stream that starts with a stored block holding the word `endstream`, then inflates `bytes`
+ * spaces: a reader that ends the stream at the first `endstream` instead of at its /Length sees a few
+ * harmless bytes.
+ */
+export async function endstreamInsideFlate(bytes: number): Promise<Buffer> {
+  const stored = Buffer.from(' endstream endobj ', 'latin1');
+  const len = Buffer.alloc(4);
+  len.writeUInt16LE(stored.length, 0);
+  len.writeUInt16LE(~stored.length & 0xffff, 2);
+  return Buffer.concat([
+    Buffer.from([0x78, 0x9c, 0x00]),
+    len,
+    stored,
+    await deflateSpaces(bytes, true),
+    Buffer.alloc(4),
+  ]);
+}
