@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 
 /**
@@ -5,7 +6,7 @@ import zlib from 'node:zlib';
  * decompression bomb, a page tree that loops, arrays nested 200,000 deep and a PDF of 5,000 empty pages.
  * pdfkit cannot write any of them (it writes only sound files), hence this small writer.
  */
-function pdf(objects: (string | Buffer)[], root = 1): Buffer {
+function pdf(objects: (string | Buffer)[], root = 1, trailerExtra = ''): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   let offset = parts[0]!.length;
   const offsets: number[] = [];
@@ -25,7 +26,7 @@ function pdf(objects: (string | Buffer)[], root = 1): Buffer {
     '0000000000 65535 f ',
     ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n `),
     'trailer',
-    `<< /Size ${objects.length + 1} /Root ${root} 0 R >>`,
+    `<< /Size ${objects.length + 1} /Root ${root} 0 R ${trailerExtra}>>`,
     'startxref',
     String(offset),
     '%%EOF',
@@ -212,4 +213,54 @@ export async function endstreamInsideFlate(bytes: number): Promise<Buffer> {
     await deflateSpaces(bytes, true),
     Buffer.alloc(4),
   ]);
+}
+
+const PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
+const md5 = (...parts: Buffer[]) => crypto.createHash('md5').update(Buffer.concat(parts)).digest();
+
+function rc4(key: Buffer, data: Buffer): Buffer {
+  const st = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + st[i]! + key[i % key.length]!) & 0xff;
+    [st[i], st[j]] = [st[j]!, st[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let k = 0, i = 0, j = 0; k < data.length; k++) {
+    i = (i + 1) & 0xff;
+    j = (j + st[i]!) & 0xff;
+    [st[i], st[j]] = [st[j]!, st[i]!];
+    out[k] = data[k]! ^ st[(st[i]! + st[j]!) & 0xff]!;
+  }
+  return out;
+}
+
+/**
+ * One page whose content stream, Flate-compressed as `deflated`, is encrypted with the standard security
+ * handler (revision 3, RC4 128-bit) and an empty user password, as manuals restricted from printing are:
+ * any reader opens it without asking for a password.
+ */
+export function encryptedPdf(deflated: Buffer): Buffer {
+  const o = crypto.randomBytes(32);
+  const id = crypto.randomBytes(16);
+  const p = Buffer.alloc(4);
+  p.writeInt32LE(-4);
+  let key = md5(PAD, o, p, id);
+  for (let i = 0; i < 50; i++) key = md5(key.subarray(0, 16));
+  key = key.subarray(0, 16);
+  let u = rc4(key, md5(PAD, id));
+  for (let i = 1; i <= 19; i++) u = rc4(Buffer.from(key.map((b) => b ^ i)), u);
+  const objectKey = md5(key, Buffer.from([4, 0, 0, 0, 0])).subarray(0, 16);
+  const hex = (b: Buffer) => `<${b.toString('hex')}>`;
+  return pdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      PAGE(2, 4, 5),
+      stream('/Filter /FlateDecode', rc4(objectKey, deflated)),
+      FONT,
+      `<< /Filter /Standard /V 2 /R 3 /Length 128 /P -4 /O ${hex(o)} /U ${hex(Buffer.concat([u, Buffer.alloc(16)]))} >>`,
+    ],
+    1,
+    `/Encrypt 6 0 R /ID [${hex(id)} ${hex(id)}] `,
+  );
 }

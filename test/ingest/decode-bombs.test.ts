@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../api/build.js';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
@@ -9,6 +10,7 @@ import {
   asciiHex,
   deflateRepeated,
   deflateSpaces,
+  encryptedPdf,
   endstreamInsideFlate,
   filteredStreamPdf,
   lzwSpaces,
@@ -178,6 +180,19 @@ describe.skipIf(process.platform !== 'linux')(
         filteredStreamPdf('/DCTDecode', Buffer.from('not a jpeg')),
         sidecar,
       );
+      // Encrypted with the standard handler and no user password: a bomb, and a sound page of text.
+      writeManual(corpus, 'encrypted-bomb', encryptedPdf(flateGiB), sidecar);
+      const text = Array.from(
+        { length: 12 },
+        (_, i) =>
+          `BT /F1 10 Tf 40 ${780 - i * 14} Td (E${i + 1} water flow error: check the flow switch and the filter.) Tj ET`,
+      ).join('\n');
+      writeManual(
+        corpus,
+        'encrypted-text',
+        encryptedPdf(zlib.deflateSync(Buffer.from(text, 'latin1'))),
+        sidecar,
+      );
       // Twenty streams of 110 MiB each: each under the limit per stream, 2.1 GiB in all.
       writeManual(corpus, 'many-streams', await manyStreamsPdf(20, 110 * MiB), sidecar);
 
@@ -205,6 +220,14 @@ describe.skipIf(process.platform !== 'linux')(
       );
     });
 
+    it('decrypts a PDF encrypted without a user password before measuring it, and still reads a sound one', () => {
+      expect(fileOf(run.report, 'encrypted-bomb').problems[0]?.reason).toMatch(PER_STREAM);
+      // pdfjs opens the sound one without a password and reads its text: it is ingested.
+      const sound = fileOf(run.report, 'encrypted-text');
+      expect(sound.problems).toEqual([]);
+      expect(sound.status).not.toBe('failed');
+    });
+
     it('refuses a chain longer than the limit, and an image codec on a stream that is not an image', () => {
       expect(fileOf(run.report, 'many-filters').problems[0]?.reason).toMatch(
         /\(object \d+\) has 5 filters, more than the limit of 4 per stream/,
@@ -224,7 +247,7 @@ describe.skipIf(process.platform !== 'linux')(
       const info = JSON.parse(runCli(['bundle', 'info', bundle, '--json']).stdout) as {
         documents: { id: string }[];
       };
-      expect(info.documents.map((d) => d.id).sort()).toEqual(['good', 'replaced']);
+      expect(info.documents.map((d) => d.id).sort()).toEqual(['encrypted-text', 'good', 'replaced']);
       expect(runCli(['bundle', 'verify', bundle]).status).toBe(0);
     });
 
