@@ -1,4 +1,4 @@
-import { BundleOpenError, type BundleReader } from '../bundle/reader.js';
+import type { BundleReader } from '../bundle/reader.js';
 import type { MeResponse } from '../contract/account.js';
 import type { ProductRequest, RegistryRequest, SnapshotRequest } from '../contract/catalog.js';
 import type { DiagnosticRequest, DiagnosticTurnRequest } from '../contract/diagnostic.js';
@@ -14,6 +14,7 @@ import type { SessionRef, SessionRespondRequest } from '../contract/session-requ
 import type { CreateSessionRequest } from '../contract/sessions.js';
 import type { StateStore } from '../state/types.js';
 import { checkIdempotencyKey, conflictProblem, fingerprint, runBillable } from './billing.js';
+import { guardBundleReads } from './bundle-guard.js';
 import { errorCode, modelCoverage, procedure, product, registry, resolveModelStrict } from './catalog.js';
 import type { ServiceContext, ServiceResult } from './context.js';
 import { type CorpusView, corpusView } from './corpus.js';
@@ -106,7 +107,6 @@ export class Services {
             errors: [{ field: 'cursor', message: err.message }],
           });
         }
-        if (err instanceof BundleOpenError) throw new ServiceError('service_unavailable', err.message);
         throw err;
       }
     });
@@ -200,7 +200,7 @@ export class Services {
    */
   async invoke(ctx: ServiceContext, name: string, rawInput: unknown): Promise<ServiceResult> {
     const op = this.operation(name);
-    const handler = this.handlers.get(name);
+    const handler = guardBundleReads(() => this.reader, name, this.handlers.get(name));
     if (!op || !handler) throw new ServiceError('not_found', `no operation "${name}"`);
     const parsed = op.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw validationError(parsed.error, op.input);
