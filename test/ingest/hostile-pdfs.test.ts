@@ -176,9 +176,10 @@ describe.skipIf(process.platform !== 'linux' || !fs.existsSync('/usr/bin/script'
         timeout: 300_000,
       });
       const screen = r.stdout.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
-      expect(screen).toMatch(/sound\.pdf snapshots/);
+      expect(screen).toMatch(/sound\.pdf\s+snapshots/);
       expect(screen).toMatch(/blank\.pdf: no text and no images/);
-      expect(screen).not.toMatch(/blank\.pdf snapshots/);
+      expect(screen).toMatch(/blank\.pdf\s+text/);
+      expect(screen).not.toMatch(/blank\.pdf\s+snapshots/);
     }, 300_000);
   },
 );
