@@ -3,6 +3,8 @@ import { type Decryptor, standardDecryptor } from './decrypt.js';
 import {
   dictGet,
   isDict,
+  type ParseWork,
+  ParseWorkExceeded,
   type PdfDict,
   PdfName,
   PdfRef,
@@ -56,6 +58,8 @@ const IMAGE_FILTERS = new Set([
 ]);
 
 const OBJ = /(\d+)\s+(\d+)\s+obj\b/g;
+/** Passes over the file the object parser may make in all (see ParseWork). */
+const PARSE_PASSES = 2;
 const END_STREAM = Buffer.from('endstream');
 
 interface StreamAt {
@@ -77,13 +81,21 @@ class PdfIndex {
   private packed: Map<number, PdfValue> | null = null;
   readonly decryptor: Decryptor | null;
 
+  /** Where each `endstream` is, in order, for streams whose /Length does not say. */
+  private readonly ends: number[] = [];
+  /** What the parser may still read (see ParseWork); a file past it is refused. */
+  readonly work: ParseWork;
+
   constructor(readonly buf: Buffer) {
+    this.work = { left: PARSE_PASSES * buf.length + 4 * MiB };
     const text = buf.toString('latin1');
+    for (let at = buf.indexOf(END_STREAM); at !== -1; at = buf.indexOf(END_STREAM, at + 1))
+      this.ends.push(at);
     for (const m of text.matchAll(OBJ)) {
       const num = Number(m[1]);
       const at = m.index + m[0].length;
       this.objects.set(num, at);
-      const parsed = parseObject(buf, at);
+      const parsed = parseObject(buf, at, this.work);
       if (!parsed || !isDict(parsed.value)) continue;
       const stream = this.streamAfter(num, Number(m[2]), parsed.value, parsed.end);
       if (stream) this.streams.push(stream);
@@ -91,11 +103,23 @@ class PdfIndex {
     this.decryptor = this.findDecryptor(text);
   }
 
+  /** The first `endstream` at or after `from`, or the end of the file. */
+  private endAfter(from: number): number {
+    let lo = 0;
+    let hi = this.ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ends[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.ends[lo] ?? this.buf.length;
+  }
+
   /** The file's security handler, from the last trailer (or cross-reference stream) that names one. */
   private findDecryptor(text: string): Decryptor | null {
     const trailers: PdfDict[] = [];
     for (const m of text.matchAll(/\btrailer\b/g)) {
-      const parsed = parseObject(this.buf, m.index + m[0].length);
+      const parsed = parseObject(this.buf, m.index + m[0].length, this.work);
       if (parsed && isDict(parsed.value)) trailers.push(parsed.value);
     }
     for (const s of this.streams) if (nameOf(dictGet(s.dict, 'Type')) === 'XRef') trailers.push(s.dict);
@@ -123,8 +147,7 @@ class PdfIndex {
       if (this.buf.toString('latin1', after, after + 9) === 'endstream')
         return { object, gen, dict, start, end: Math.min(start + length, this.buf.length) };
     }
-    const end = this.buf.indexOf(END_STREAM, start);
-    return { object, gen, dict, start, end: end === -1 ? this.buf.length : end };
+    return { object, gen, dict, start, end: this.endAfter(start) };
   }
 
   /** A value or, for a reference, the object it names among the top-level objects. */
@@ -132,7 +155,7 @@ class PdfIndex {
     if (!(value instanceof PdfRef)) return value;
     const at = this.objects.get(value.num);
     if (at === undefined) return undefined;
-    return parseObject(this.buf, at)?.value;
+    return parseObject(this.buf, at, this.work)?.value;
   }
 
   /** A value or the object a reference names, in the file or in an object stream. */
@@ -145,7 +168,7 @@ class PdfIndex {
       for (const s of this.streams) {
         if (nameOf(dictGet(s.dict, 'Type')) !== 'ObjStm') continue;
         const data = await decodeStream(this, s, budget, true);
-        if (data) readObjectStream(s.dict, data, this.packed);
+        if (data) readObjectStream(s.dict, data, this.packed, this.work);
       }
     }
     return this.packed.get(value.num);
@@ -153,17 +176,17 @@ class PdfIndex {
 }
 
 /** Objects packed in an object stream: `n` pairs of number and offset, then the objects from /First. */
-function readObjectStream(dict: PdfDict, data: Buffer, into: Map<number, PdfValue>): void {
+function readObjectStream(dict: PdfDict, data: Buffer, into: Map<number, PdfValue>, work: ParseWork): void {
   const n = dictGet(dict, 'N');
   const first = dictGet(dict, 'First');
   if (typeof n !== 'number' || typeof first !== 'number') return;
   let at = 0;
   for (let k = 0; k < n; k++) {
-    const num = parseObject(data, at);
-    const offset = num ? parseObject(data, num.end) : null;
+    const num = parseObject(data, at, work);
+    const offset = num ? parseObject(data, num.end, work) : null;
     if (!num || !offset || typeof num.value !== 'number' || typeof offset.value !== 'number') return;
     at = offset.end;
-    const obj = parseObject(data, first + offset.value);
+    const obj = parseObject(data, first + offset.value, work);
     if (obj) into.set(num.value, obj.value);
   }
 }
@@ -282,13 +305,21 @@ export async function decodedSizeProblem(
   limits: PdfLimits = PDF_LIMITS,
 ): Promise<string | null> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const index = new PdfIndex(buf);
-  const budget: Budget = { limits, total: 0, problem: null };
-  for (const s of index.streams) {
-    await decodeStream(index, s, budget, false);
-    if (budget.problem) return budget.problem;
+  try {
+    const index = new PdfIndex(buf);
+    const budget: Budget = { limits, total: 0, problem: null };
+    for (const s of index.streams) {
+      await decodeStream(index, s, budget, false);
+      if (budget.problem) return budget.problem;
+    }
+    return null;
+  } catch (err) {
+    if (!(err instanceof ParseWorkExceeded)) throw err;
+    return (
+      `its objects are nested inside one another so that reading them takes more than ${PARSE_PASSES} ` +
+      'passes over the file, the limit per PDF (a malformed or hostile file)'
+    );
   }
-  return null;
 }
 
 /** A PDF with more pages than the limit. */

@@ -84,7 +84,8 @@ function readToken(buf: Uint8Array, start: number): { token: Token; end: number 
   let j = i;
   while (j < buf.length && isRegular(buf[j])) j++;
   if (j === i) return { token: { kind: 'word', word: String.fromCharCode(b) }, end: i + 1 };
-  const word = Buffer.from(buf.buffer, buf.byteOffset + i, j - i).toString('latin1');
+  let word = '';
+  for (let k = i; k < j && k < i + 64; k++) word += String.fromCharCode(buf[k]!);
   if (word === 'R') return { token: { kind: 'ref' }, end: j };
   if (word === 'true' || word === 'false')
     return { token: { kind: 'value', value: word === 'true' }, end: j };
@@ -136,12 +137,20 @@ function toDict(items: PdfValue[]): PdfDict {
  * Reads one object starting at `at`: its value and the position after it, or null where the bytes are not
  * an object (a keyword, or the end of the file inside a container). `N G R` is read as a reference.
  */
-export function parseObject(buf: Uint8Array, at: number): { value: PdfValue; end: number } | null {
+export function parseObject(
+  buf: Uint8Array,
+  at: number,
+  work?: ParseWork,
+): { value: PdfValue; end: number } | null {
   const stack: Frame[] = [];
   let pos = at;
   for (;;) {
     const read = readToken(buf, pos);
     if (!read) return null;
+    if (work) {
+      work.left -= read.end - pos;
+      if (work.left < 0) throw new ParseWorkExceeded();
+    }
     pos = read.end;
     const { token } = read;
     let value: PdfValue | undefined;
@@ -172,6 +181,17 @@ export function parseObject(buf: Uint8Array, at: number): { value: PdfValue; end
     top.items.push(value);
   }
 }
+
+/**
+ * Bytes the parser may read over all the objects of one file. Objects normally follow one another, so a
+ * file is read about once; objects opened inside each other's unclosed arrays would be read again for
+ * each, which this bounds.
+ */
+export interface ParseWork {
+  left: number;
+}
+
+export class ParseWorkExceeded extends Error {}
 
 /** The first key present of `keys` (full name and abbreviation, as pdfjs reads them). */
 export function dictGet(dict: PdfDict, ...keys: string[]): PdfValue | undefined {

@@ -193,6 +193,13 @@ describe.skipIf(process.platform !== 'linux')(
         encryptedPdf(zlib.deflateSync(Buffer.from(text, 'latin1'))),
         sidecar,
       );
+      // 200,000 objects each opening an array the next one sits in: read one by one, quadratic.
+      writeManual(
+        corpus,
+        'overlapping-objects',
+        Buffer.from(`%PDF-1.7\n${'0 0 obj [\n'.repeat(200_000)}${']'.repeat(200_000)}\n%%EOF\n`, 'latin1'),
+        sidecar,
+      );
       // Twenty streams of 110 MiB each: each under the limit per stream, 2.1 GiB in all.
       writeManual(corpus, 'many-streams', await manyStreamsPdf(20, 110 * MiB), sidecar);
 
@@ -226,6 +233,12 @@ describe.skipIf(process.platform !== 'linux')(
       const sound = fileOf(run.report, 'encrypted-text');
       expect(sound.problems).toEqual([]);
       expect(sound.status).not.toBe('failed');
+    });
+
+    it('bounds the reading of objects nested inside one another to two passes over the file', () => {
+      expect(fileOf(run.report, 'overlapping-objects').problems[0]?.reason).toMatch(
+        /objects are nested inside one another so that reading them takes more than 2 passes over the file, the limit per PDF/,
+      );
     });
 
     it('refuses a chain longer than the limit, and an image codec on a stream that is not an image', () => {
