@@ -675,7 +675,10 @@ async function mcpInEra(era: '2025' | '2026', message: unknown) {
   if (era === '2026' && message && typeof message === 'object' && !Array.isArray(message)) {
     const m = message as { method?: unknown; params?: unknown };
     if (typeof m.method === 'string') headers['mcp-method'] = m.method.replace(/[^\x21-\x7e]/g, '');
-    const params = m.params && typeof m.params === 'object' && !Array.isArray(m.params) ? (m.params as Record<string, unknown>) : {};
+    const params =
+      m.params && typeof m.params === 'object' && !Array.isArray(m.params)
+        ? (m.params as Record<string, unknown>)
+        : {};
     const name = mcpName(m.method, params);
     if (name !== undefined) headers['mcp-name'] = name;
     body = { ...m, params: { ...params, _meta: MODERN_META } };
