@@ -213,7 +213,7 @@ async function ingestOne(
   // Before pdfjs or a snapshot worker decodes anything: a stream that inflates past the limits is refused.
   // A file the previous bundle holds under this extractor was checked then and is not decoded now.
   const known = ctx.previous?.get(sha256)?.extractor_version === EXTRACTOR_VERSION;
-  const bomb = known ? null : decodedSizeProblem(bytes);
+  const bomb = known ? null : await decodedSizeProblem(bytes);
   if (bomb) return fail([{ field: '(pdf)', reason: bomb }]);
 
   let doc: Awaited<ReturnType<typeof openPdf>>;

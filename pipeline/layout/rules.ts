@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PDF_LIMITS } from '../pdf/limits.js';
 import { type Quarter, toFrame } from './page-runs.js';
 import type { PageLayout, Rule } from './types.js';
 
@@ -242,6 +243,7 @@ async function openWithoutWasm(data: Uint8Array): Promise<PDFDocumentProxy> {
     cMapUrl: path.join(pdfjsDir, 'cmaps') + path.sep,
     cMapPacked: true,
     useWasm: false,
+    maxImageSize: PDF_LIMITS.maxImagePixels,
     verbosity: 0,
     isEvalSupported: false,
     stopAtErrors: false,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PDF_LIMITS } from './limits.js';
 
 const require = createRequire(import.meta.url);
 const pdfjsDir = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -31,6 +32,7 @@ export async function openPdf(data: Uint8Array): Promise<PDFDocumentProxy> {
     wasmUrl: path.join(pdfjsDir, 'wasm') + path.sep,
     verbosity: 0,
     isEvalSupported: false,
+    maxImageSize: PDF_LIMITS.maxImagePixels,
     stopAtErrors: false,
   });
   try {

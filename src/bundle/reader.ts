@@ -180,6 +180,14 @@ export class BundleReader {
    */
   ping(): void {
     this.stmts.ping.get();
+    this.assertIntact();
+  }
+
+  /**
+   * Throws BundleOpenError when the open file was written to in place since it was opened: its pages may
+   * no longer be what its indexes say, so nothing read from it can be trusted. A stat, a few microseconds.
+   */
+  assertIntact(): void {
     if (!this.opened) return;
     const now = fs.statSync(this.file, { throwIfNoEntry: false });
     if (

@@ -69,6 +69,8 @@ export const COMMON_ERRORS: ProblemCode[] = [
   'invalid_api_key',
   'api_key_revoked',
   'rate_limited',
+  // While draining, or while the bundle cannot be read (written to in place, damaged).
+  'service_unavailable',
   'internal_error',
 ];
 

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
-import { BundleOpenError, type BundleReader } from '../bundle/reader.js';
+import type { BundleReader } from '../bundle/reader.js';
 import type { MeResponse } from '../contract/account.js';
 import type { OperationName, OperationNamed } from '../contract/operations.js';
 import { errorCode, modelCoverage, procedure, product, registry, resolveModelStrict } from './catalog.js';
@@ -103,7 +103,6 @@ export function handlerTable(deps: () => HandlerDeps): HandlerTable {
             errors: [{ field: 'cursor', message: err.message }],
           });
         }
-        if (err instanceof BundleOpenError) throw new ServiceError('service_unavailable', err.message);
         throw err;
       }
     },

@@ -3,6 +3,7 @@ import type { MeResponse } from '../contract/account.js';
 import { OPERATIONS, type OperationName, type OperationSpec } from '../contract/operations.js';
 import type { StateStore } from '../state/types.js';
 import { checkIdempotencyKey, conflictProblem, fingerprint, runBillable } from './billing.js';
+import { guardBundleReads } from './bundle-guard.js';
 import type { ServiceContext, ServiceResult } from './context.js';
 import { type CorpusView, corpusView } from './corpus.js';
 import { ServiceError, validationError } from './errors.js';
@@ -85,7 +86,11 @@ export class Services {
     if (!op) throw new ServiceError('not_found', `no operation "${name}"`);
     // The operation was found in the contract's list, so the table has its handler; the input is that
     // operation's, validated just below.
-    const handler = this.handlers[op.name as OperationName] as unknown as UntypedHandler;
+    const handler = guardBundleReads(
+      () => this.reader,
+      op.name,
+      this.handlers[op.name as OperationName] as unknown as UntypedHandler,
+    )!;
     const parsed = op.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw validationError(parsed.error, op.input);
     const input = parsed.data;

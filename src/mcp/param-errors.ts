@@ -6,6 +6,14 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { unreadableProblem } from '../engine/bundle-guard.js';
+import { ServiceError } from '../engine/errors.js';
+
+/**
+ * The JSON-RPC code (in the range JSON-RPC leaves to servers) of a service failure outside tools/call, such
+ * as a resource read while the bundle cannot be read; `data` holds the problem code and HTTP status.
+ */
+export const SERVICE_ERROR = -32000;
 
 /** The code the 2025 revisions give a resource that does not exist (2026-07-28 uses -32602, SEP-2164). */
 export const LEGACY_RESOURCE_NOT_FOUND = -32002;
@@ -58,6 +66,12 @@ export class ParamCheckedServer extends Server {
       try {
         return await wrapped(request, ctx);
       } catch (err) {
+        const service = err instanceof ServiceError ? err : unreadableProblem(err);
+        if (service) {
+          // A failure the caller can act on (a bundle that cannot be read: 503) keeps its problem code.
+          const code = service.code === 'validation_failed' ? ProtocolErrorCode.InvalidParams : SERVICE_ERROR;
+          throw new ProtocolError(code, service.detail, { code: service.code, status: service.status });
+        }
         const issues = requestIssues(err);
         if (!issues) throw err;
         const errors = issues.map((i) => ({ field: fieldOf(i.path), message: i.message }));

@@ -105,6 +105,7 @@ export class PageResources {
    * (SEP-2164); the endpoint turns it into -32002 for the 2025 revisions (`withLegacyErrorCodes`).
    */
   async read(uri: string): Promise<ResourceContents[]> {
+    this.services.reader.assertIntact();
     const at = parsePageUri(uri);
     const doc = at ? this.services.view.document(at.documentId) : undefined;
     if (!at || !doc || at.page < 1 || at.page > doc.page_count) throw new ResourceNotFoundError(uri);

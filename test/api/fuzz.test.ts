@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom as seeded } from '../../pipeline/demo/seeded-random.js';
@@ -8,16 +9,57 @@ import { ROOT } from './build.js';
 import { buildFixtureBundle, FIX, type TestApi, testApi } from './fixture.js';
 
 /**
- * A bounded fuzz run over a listening server: a fixed seed, every REST route and every MCP tool, with
- * hostile strings, traversal attempts, wrong types, oversize values and malformed HTTP over a raw
- * socket. Whatever the input, the server answers: never a 5xx, never a JSON-RPC internal error, every
- * REST error a problem document, no stack trace or server path in any body.
+ * A bounded fuzz run over a listening server: a fixed seed, every REST route and every MCP tool and
+ * method in both protocol eras, with hostile strings, traversal attempts, wrong types, oversize values and
+ * malformed HTTP over a raw socket. Whatever the input, the server answers: never a 5xx, never a JSON-RPC
+ * internal error, every HTTP error a problem document, no stack trace or server path in any body.
+ *
+ * HEATSOURCE_FUZZ_REQUESTS sets how many requests in all (1,000 by default; `npm run bench:fuzz` sends
+ * 6,000), shared between the surfaces as below; HEATSOURCE_FUZZ_SEED the seed; HEATSOURCE_FUZZ_REPORT a
+ * file to write the tally to.
  */
 
-const SEED = 16;
-const PER_ROUTE = 80;
-const PER_TOOL = 40;
-const RAW = 120;
+function envCount(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, not ${raw}`);
+  return n;
+}
+
+const SEED = envCount('HEATSOURCE_FUZZ_SEED', 16);
+const TOTAL = envCount('HEATSOURCE_FUZZ_REQUESTS', 1000);
+const share = (part: number) => Math.max(1, Math.round(TOTAL * part));
+/** REST requests, spread over every operation. */
+const REST = share(0.4);
+/** MCP tools/call requests (and broken envelopes), alternating the two eras. */
+const TOOL_CALLS = share(0.22);
+/** MCP requests of the other methods, each in both eras. */
+const METHOD_CALLS = share(0.18);
+/** Raw JSON bodies with __proto__ keys and lone surrogate escapes. */
+const RAW_JSON = share(0.08);
+/** Malformed HTTP over a raw socket. */
+const RAW = share(0.12);
+
+type Surface = 'rest' | 'mcp-tools' | 'mcp-methods' | 'raw-json' | 'raw-http';
+/** What each surface was sent and answered, written to HEATSOURCE_FUZZ_REPORT when it is set. */
+const tally: Record<
+  Surface,
+  { sent: number; statuses: Record<string, number>; rpcErrors: Record<string, number>; failures: number }
+> = {
+  rest: { sent: 0, statuses: {}, rpcErrors: {}, failures: 0 },
+  'mcp-tools': { sent: 0, statuses: {}, rpcErrors: {}, failures: 0 },
+  'mcp-methods': { sent: 0, statuses: {}, rpcErrors: {}, failures: 0 },
+  'raw-json': { sent: 0, statuses: {}, rpcErrors: {}, failures: 0 },
+  'raw-http': { sent: 0, statuses: {}, rpcErrors: {}, failures: 0 },
+};
+function count(surface: Surface, status: number, rpcCode?: number): void {
+  const t = tally[surface];
+  t.sent++;
+  const key = status === 0 ? 'closed' : String(status);
+  t.statuses[key] = (t.statuses[key] ?? 0) + 1;
+  if (rpcCode !== undefined) t.rpcErrors[String(rpcCode)] = (t.rpcErrors[String(rpcCode)] ?? 0) + 1;
+}
 
 let api: TestApi;
 let bundle: string;
@@ -193,13 +235,19 @@ beforeAll(async () => {
   });
   sessionId = ((await created.json()) as { id?: string; session_id?: string }).id ?? 'ds_missing';
 }, 120_000);
-afterAll(() => api.close());
+afterAll(async () => {
+  const out = process.env.HEATSOURCE_FUZZ_REPORT;
+  if (out)
+    fs.writeFileSync(out, `${JSON.stringify({ seed: SEED, total: TOTAL, surfaces: tally }, null, 2)}\n`);
+  await api.close();
+});
 
 describe('fuzzing every route and tool', () => {
   it('answers every REST route with a problem document or a success, never a 5xx', async () => {
     const requests: { method: string; url: string; headers: Record<string, string>; body?: string }[] = [];
+    const perRoute = Math.ceil(REST / OPERATIONS.length);
     for (const op of OPERATIONS) {
-      for (let i = 0; i < PER_ROUTE; i++) {
+      for (let i = 0; i < perRoute; i++) {
         const input = fuzzInput(op);
         let url = pathOf(op, input);
         const headers: Record<string, string> = {};
@@ -247,6 +295,7 @@ describe('fuzzing every route and tool', () => {
       sent++;
       const text = await res.text();
       const why = checkRest(res.status, res.headers.get('content-type'), text);
+      count('rest', res.status);
       if (why)
         failures.push({
           request: `${r.method} ${r.url}`.slice(0, 200),
@@ -255,8 +304,9 @@ describe('fuzzing every route and tool', () => {
           body: text.slice(0, 300),
         });
     });
+    tally.rest.failures = failures.length;
     expect(failures.slice(0, 5)).toEqual([]);
-    expect(sent).toBeGreaterThan(OPERATIONS.length * PER_ROUTE * 0.9);
+    expect(sent).toBeGreaterThan(OPERATIONS.length * perRoute * 0.9);
   }, 120_000);
 
   it('answers every MCP tool call with a result or a tool error, never an internal error', async () => {
@@ -265,16 +315,17 @@ describe('fuzzing every route and tool', () => {
     expect(tools.length).toBeGreaterThanOrEqual(OPERATIONS.length);
     const calls: unknown[] = [];
     let id = 1;
+    const perTool = Math.ceil((TOOL_CALLS * 0.9) / tools.length);
     for (const name of tools) {
       const op = OPERATIONS.find((o) => o.name === name);
-      for (let i = 0; i < PER_TOOL; i++) {
+      for (let i = 0; i < perTool; i++) {
         const args = op ? fuzzInput(op) : { x: pick(HOSTILE) };
         if (random() < 0.2) args.request_id = pick(HOSTILE);
         calls.push({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: args } });
       }
     }
     // Broken envelopes too.
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < Math.ceil(TOOL_CALLS * 0.1); i++) {
       calls.push(
         pick<unknown>([
           { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: pick(HOSTILE), arguments: {} } },
@@ -299,10 +350,15 @@ describe('fuzzing every route and tool', () => {
       );
     }
     const failures: Failure[] = [];
+    let n = 0;
+    const results = { '2025': 0, '2026': 0 };
     await runAll(calls, async (call) => {
-      const r = await mcp(call);
+      const era = n++ % 2 === 0 ? '2025' : '2026';
+      const r = await mcpInEra(era, call);
+      if ((r.body as { result?: unknown }).result !== undefined) results[era]++;
       const text = JSON.stringify(r.body);
       const rpcError = (r.body as { error?: { code?: number } } | null)?.error;
+      count('mcp-tools', r.status, rpcError?.code);
       const why =
         r.status >= 500
           ? '5xx'
@@ -338,15 +394,14 @@ describe('fuzzing every route and tool', () => {
         });
       }
     });
+    tally['mcp-tools'].failures = failures.length;
     expect(failures.slice(0, 5)).toEqual([]);
+    // Both eras reach the tools (a result or a tool error), not only the transport's checks.
+    expect(results['2025']).toBeGreaterThan(calls.length / 4);
+    expect(results['2026']).toBeGreaterThan(calls.length / 4);
   }, 120_000);
 
   it('answers hostile params of every other MCP method, in both eras, with a result or -32602, never -32603', async () => {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'fuzz', version: '0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
     const value = () => (random() < 0.5 ? pick(HOSTILE) : random() < 0.5 ? pick(NUMBERS) : pick(OTHERS));
     const paramsFor: Record<string, () => Record<string, unknown>> = {
       initialize: () => ({
@@ -382,8 +437,9 @@ describe('fuzzing every route and tool', () => {
       'prompts/list': () => ({ cursor: value() }),
     };
     const calls: { era: '2025' | '2026'; method: string; body: string }[] = [];
+    const perMethod = Math.ceil(METHOD_CALLS / (2 * Object.keys(paramsFor).length));
     for (const [method, make] of Object.entries(paramsFor)) {
-      for (let i = 0; i < 30; i++) {
+      for (let i = 0; i < perMethod; i++) {
         const params = make();
         // A __proto__ key, which JSON can carry and an object literal cannot.
         const text = JSON.stringify({ jsonrpc: '2.0', id: i + 1, method, params });
@@ -394,7 +450,7 @@ describe('fuzzing every route and tool', () => {
             jsonrpc: '2.0',
             id: i + 1,
             method,
-            params: { ...params, _meta: meta },
+            params: { ...params, _meta: MODERN_META },
           });
           calls.push({ era: '2026', method, body: modern });
         }
@@ -410,6 +466,11 @@ describe('fuzzing every route and tool', () => {
       if (call.era === '2026') {
         headers['mcp-protocol-version'] = '2026-07-28';
         headers['mcp-method'] = call.method;
+        const name = mcpName(
+          call.method,
+          (JSON.parse(call.body) as { params: Record<string, unknown> }).params,
+        );
+        if (name !== undefined) headers['mcp-name'] = name;
       } else {
         headers['mcp-protocol-version'] = '2025-11-25';
       }
@@ -423,6 +484,8 @@ describe('fuzzing every route and tool', () => {
         reply = null;
       }
       const code = reply?.error?.code;
+      count('mcp-methods', res.status, code);
+      const type = res.headers.get('content-type');
       const why =
         res.status >= 500
           ? '5xx'
@@ -433,7 +496,9 @@ describe('fuzzing every route and tool', () => {
                 ? 'not JSON'
                 : typeof reply.error?.message === 'string' && /^\s*\[/.test(reply.error.message)
                   ? 'raw issue list as message'
-                  : null));
+                  : res.status >= 400 && !reply.error && !type?.startsWith('application/problem+json')
+                    ? `error as ${type}`
+                    : null));
       if (why)
         failures.push({
           request: `${call.era} ${call.body.slice(0, 180)}`,
@@ -442,6 +507,7 @@ describe('fuzzing every route and tool', () => {
           body: text.slice(0, 300),
         });
     });
+    tally['mcp-methods'].failures = failures.length;
     expect(failures.slice(0, 5)).toEqual([]);
   }, 120_000);
 
@@ -465,7 +531,7 @@ describe('fuzzing every route and tool', () => {
       '/v2/models/resolve',
     ];
     const failures: Failure[] = [];
-    const cases = Array.from({ length: 150 }, () => {
+    const cases = Array.from({ length: RAW_JSON }, () => {
       const chosen = fields.filter(() => random() < 0.5);
       return { url: pick(targets), body: `{${chosen.join(',')}}` };
     });
@@ -476,8 +542,16 @@ describe('fuzzing every route and tool', () => {
         body: c.body,
       });
       const text = await res.text();
+      count('raw-json', res.status);
       let why = checkRest(res.status, res.headers.get('content-type'), text);
-      const suspicious = /\\ud[89a-f]|__proto__|constructor/.test(c.body);
+      // What the server must refuse is what the body says once parsed: with a key given twice, the last.
+      const parsed = JSON.parse(c.body) as Record<string, unknown>;
+      const suspicious = Object.entries(parsed).some(
+        ([k, v]) =>
+          k === '__proto__' ||
+          k === 'constructor' ||
+          (typeof v === 'string' && /[\ud800-\udfff]/.test(v.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))),
+      );
       if (!why && suspicious && res.status < 400) why = `accepted: ${res.status}`;
       if (
         !why &&
@@ -494,6 +568,7 @@ describe('fuzzing every route and tool', () => {
           body: text.slice(0, 300),
         });
     });
+    tally['raw-json'].failures = failures.length;
     expect(failures.slice(0, 5)).toEqual([]);
   }, 120_000);
 
@@ -539,6 +614,7 @@ describe('fuzzing every route and tool', () => {
       async (raw) => {
         // Half-closed after writing, as a client that sent all it will send.
         const r = await rawExchange(base, raw, 5000, { endAfterWrite: true });
+        count('raw-http', r.status);
         const why =
           !r.closed && r.status === 0
             ? 'no answer and not closed'
@@ -557,12 +633,65 @@ describe('fuzzing every route and tool', () => {
       },
       6,
     );
+    tally['raw-http'].failures = failures.length;
     expect(failures.slice(0, 5)).toEqual([]);
   }, 120_000);
 });
 
 function mcp(message: unknown) {
   return mcpPost(`${base}/mcp`, authorization, message);
+}
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'fuzz', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/**
+ * The Mcp-Name header the 2026-07-28 era asks of a request naming a tool, prompt or resource, as a client
+ * would send it: the name in printable ASCII (a header cannot carry more; a name that loses characters
+ * on the way meets the server's mismatch check, which is hostile input too).
+ */
+function mcpName(method: unknown, params: Record<string, unknown>): string | undefined {
+  const value =
+    method === 'resources/read'
+      ? params.uri
+      : method === 'tools/call' || method === 'prompts/get'
+        ? params.name
+        : undefined;
+  return typeof value === 'string' ? value.replace(/[^\x20-\x7e]/g, '').trim() : undefined;
+}
+
+/** One MCP message in the 2025-11-25 era, or the 2026-07-28 era (its headers and `_meta`). */
+async function mcpInEra(era: '2025' | '2026', message: unknown) {
+  const headers: Record<string, string> = {
+    authorization,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': era === '2026' ? '2026-07-28' : '2025-11-25',
+  };
+  let body = message;
+  if (era === '2026' && message && typeof message === 'object' && !Array.isArray(message)) {
+    const m = message as { method?: unknown; params?: unknown };
+    if (typeof m.method === 'string') headers['mcp-method'] = m.method.replace(/[^\x21-\x7e]/g, '');
+    const params =
+      m.params && typeof m.params === 'object' && !Array.isArray(m.params)
+        ? (m.params as Record<string, unknown>)
+        : {};
+    const name = mcpName(m.method, params);
+    if (name !== undefined) headers['mcp-name'] = name;
+    body = { ...m, params: { ...params, _meta: MODERN_META } };
+  }
+  const res = await fetch(`${base}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await res.text();
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    parsed = { text };
+  }
+  return { status: res.status, type: res.headers.get('content-type'), body: parsed };
 }
 
 describe('what holds under concurrency', () => {

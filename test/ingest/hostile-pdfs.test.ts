@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -151,3 +151,35 @@ describe.skipIf(process.platform !== 'linux')('heatsource ingest: hostile PDFs',
     expect(fs.readFileSync(copy).equals(before)).toBe(true);
   });
 });
+
+describe.skipIf(process.platform !== 'linux' || !fs.existsSync('/usr/bin/script'))(
+  'heatsource ingest on a terminal: the text check comes before any snapshot',
+  () => {
+    it('draws snapshots of a sound manual, and none of a PDF refused for its text layer', async () => {
+      const corpus = path.join(tmp, 'order');
+      writeManual(
+        corpus,
+        'sound',
+        await renderPdf({ title: 'Sound', pages: manualPages('sound') }),
+        sidecarYaml(VALID_SIDECAR),
+      );
+      writeManual(corpus, 'blank', emptyPagesPdf(40), sidecarYaml(VALID_SIDECAR));
+      const bundle = path.join(tmp, 'order.bundle');
+      // `script` gives the ingest a terminal, where it draws a progress bar naming each file's stage.
+      const command = [process.execPath, BIN, 'ingest', corpus, '--bundle', bundle, '--jobs', '1']
+        .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
+        .join(' ');
+      const r = spawnSync('/usr/bin/script', ['-qfec', command, '/dev/null'], {
+        cwd: ROOT,
+        env: { ...process.env, TERM: 'xterm', COLUMNS: '120' },
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
+      const screen = r.stdout.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+      expect(screen).toMatch(/sound\.pdf\s+snapshots/);
+      expect(screen).toMatch(/blank\.pdf: no text and no images/);
+      expect(screen).toMatch(/blank\.pdf\s+text/);
+      expect(screen).not.toMatch(/blank\.pdf\s+snapshots/);
+    }, 300_000);
+  },
+);
