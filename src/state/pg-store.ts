@@ -2,10 +2,10 @@ import pg from 'pg';
 import { AuthCache, type AuthResult, keyVerdict } from './auth-cache.js';
 import type { HolderStore } from './holders.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
+import { checkSchemaName, migratePostgres } from './migrate.js';
 import type { Migration } from './migrations.js';
 import { periodOf } from './period.js';
 import { PgHolders } from './pg-holders.js';
-import { checkSchemaName, migratePg, PG_MIGRATIONS } from './pg-migrations.js';
 import { ownerGone, processOwner } from './process-owner.js';
 import {
   DEFAULT_RATE_LIMIT,
@@ -146,7 +146,7 @@ export class PgStateStore implements StateStore {
     try {
       const client = await store.pool.connect();
       try {
-        await migratePg(client, store.schema, options.migrations ?? PG_MIGRATIONS);
+        await migratePostgres(client, store.schema, options.migrations);
       } finally {
         client.release();
       }

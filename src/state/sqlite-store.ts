@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { AuthCache, type AuthResult, keyVerdict } from './auth-cache.js';
 import type { HolderStore } from './holders.js';
 import { generateSecret, hashSecret, keyPrefix, looksLikeKey, newId } from './keys.js';
-import { MIGRATIONS, type Migration, migrate } from './migrations.js';
+import { migrateSqlite } from './migrate.js';
+import type { Migration } from './migrations.js';
 import { periodOf } from './period.js';
 import { ownerGone, processOwner } from './process-owner.js';
 import {
@@ -102,7 +103,7 @@ export class SqliteStateStore implements StateStore {
     this.db.pragma('wal_autocheckpoint = 10000');
     this.db.pragma('journal_size_limit = 67108864');
     this.db.pragma('foreign_keys = ON');
-    migrate(this.db, options.migrations ?? MIGRATIONS);
+    migrateSqlite(this.db, options.migrations);
     const db = this.db;
     this.s = {
       ping: db.prepare('SELECT 1'),
