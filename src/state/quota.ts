@@ -1,5 +1,5 @@
 import { periodByName } from './period.js';
-import type { Account, ApiKey, QuotaStatus } from './types.js';
+import type { Account, ApiKey, QuotaStatus } from './records.js';
 
 /** Requests per minute per key for accounts created without an explicit limit. */
 export const DEFAULT_RATE_LIMIT = 600;
