@@ -273,4 +273,18 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'the API key each guided session was started with',
+    // Open sessions are counted per key when one more starts (serve --max-open-sessions); the partial
+    // index holds only the open ones. Sessions stored before have no key and count for none.
+    sqlite: `
+      ALTER TABLE diagnostic_sessions ADD COLUMN key_id TEXT;
+      CREATE INDEX diagnostic_sessions_open_by_key ON diagnostic_sessions(key_id) WHERE status <> 'closed';
+    `,
+    postgres: `
+      ALTER TABLE diagnostic_sessions ADD COLUMN key_id TEXT;
+      CREATE INDEX diagnostic_sessions_open_by_key ON diagnostic_sessions(key_id) WHERE status <> 'closed';
+    `,
+  },
 ];

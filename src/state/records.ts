@@ -114,6 +114,10 @@ export interface SessionWrite {
   expected_version: number | null;
   model?: string;
   state: string;
+  /** The API key starting the session (insert only); null or absent without keys. */
+  key_id?: string | null;
+  /** At most this many open (not closed) sessions per key, the new one included (insert only). */
+  open_limit?: number;
 }
 
 /** The session was written by someone else since it was read (or its id is taken): read it again. */
@@ -121,6 +125,14 @@ export class SessionConflictError extends Error {
   constructor(readonly sessionId: string) {
     super(`session ${sessionId} changed since it was read`);
     this.name = 'SessionConflictError';
+  }
+}
+
+/** Starting one more session would take its key past the open sessions allowed: close one first. */
+export class OpenSessionLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`this API key has ${limit} open sessions, the most allowed`);
+    this.name = 'OpenSessionLimitError';
   }
 }
 

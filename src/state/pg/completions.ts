@@ -5,6 +5,7 @@ import {
   type ChargeInput,
   type CompleteOutcome,
   IdempotencyCompletedError,
+  OpenSessionLimitError,
   SessionConflictError,
 } from '../records.js';
 import type { CompleteInput } from '../types.js';
@@ -19,7 +20,12 @@ type Settled = { ok: true; value: CompleteOutcome } | { ok: false; error: unknow
 const MAX_GROUP = 64;
 
 function isOwnRefusal(err: unknown): boolean {
-  if (err instanceof SessionConflictError || err instanceof IdempotencyCompletedError) return true;
+  if (
+    err instanceof SessionConflictError ||
+    err instanceof IdempotencyCompletedError ||
+    err instanceof OpenSessionLimitError
+  )
+    return true;
   // A data or integrity error of one statement (a foreign key, a bad value) is that completion's alone.
   return /^(22|23)/.test((err as { code?: string }).code ?? '');
 }

@@ -1,6 +1,11 @@
 import type pg from 'pg';
 import { SESSION_TTL_MS } from '../quota.js';
-import { SessionConflictError, type SessionRecord, type SessionWrite } from '../records.js';
+import {
+  OpenSessionLimitError,
+  SessionConflictError,
+  type SessionRecord,
+  type SessionWrite,
+} from '../records.js';
 import type { SessionStore } from '../types.js';
 
 /** Guided sessions in PostgreSQL: one row each, rewritten only from the version read. */
@@ -10,14 +15,26 @@ export class PgSessions implements SessionStore {
     private readonly now: () => number,
   ) {}
 
-  /** Writes a session inside the caller's transaction, or throws SessionConflictError. */
+  /**
+   * Writes a session inside the caller's transaction, or throws SessionConflictError, or (a new session
+   * past its key's open sessions) OpenSessionLimitError.
+   */
   async write(c: pg.ClientBase, w: SessionWrite, at: string): Promise<void> {
+    if (w.expected_version === null && w.key_id && w.open_limit !== undefined) {
+      // Starts for one key, on any replica, count one after the other: the lock lasts until the commit.
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`heatsource:open-sessions:${w.key_id}`]);
+      const { rows } = await c.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM diagnostic_sessions WHERE key_id = $1 AND status <> 'closed'",
+        [w.key_id],
+      );
+      if (rows[0]!.n >= w.open_limit) throw new OpenSessionLimitError(w.open_limit);
+    }
     const result =
       w.expected_version === null
         ? await c.query(
-            `INSERT INTO diagnostic_sessions (id, account_id, status, equipment, version, model, state, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $7) ON CONFLICT (id) DO NOTHING`,
-            [w.id, w.account_id, w.status, w.equipment, w.model ?? '{}', w.state, at],
+            `INSERT INTO diagnostic_sessions (id, account_id, status, equipment, version, model, state, created_at, updated_at, key_id)
+             VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $7, $8) ON CONFLICT (id) DO NOTHING`,
+            [w.id, w.account_id, w.status, w.equipment, w.model ?? '{}', w.state, at, w.key_id ?? null],
           )
         : // Two writers from the same version: the second waits for the first's commit, then finds the
           // version moved and updates nothing.
