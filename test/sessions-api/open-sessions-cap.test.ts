@@ -8,8 +8,8 @@ import { buildApp } from '../../src/serve/app.js';
 import { openStateStore } from '../../src/state/open.js';
 import type { StateStore } from '../../src/state/types.js';
 import { buildFixtureBundle } from '../api/fixture.js';
-import { connectClient } from '../mcp/harness.js';
 import { hasPg, pgSchema } from '../helpers/pg.js';
+import { connectClient } from '../mcp/harness.js';
 import { UNIT } from './helpers.js';
 
 /**
@@ -77,7 +77,19 @@ describe.each(backends)('open sessions per key on $name', ({ skip, spec }) => {
         });
         expect(problem.detail).toMatch(/2 open sessions/);
         expect(problem.detail).toMatch(/close/);
-        // The refused start was not charged: two units so far.
+        // The same refusal, from the same problem table, over MCP.
+        const mcp = await connectClient(`${base}/mcp`, { authorization: `Bearer ${a.secret}` });
+        try {
+          const viaMcp = (await mcp.callTool({ name: 'start_diagnostic_session', arguments: UNIT })) as {
+            isError?: boolean;
+            structuredContent?: Record<string, unknown>;
+          };
+          expect(viaMcp.isError).toBe(true);
+          expect(viaMcp.structuredContent).toMatchObject({ code: 'too_many_open_sessions', status: 409 });
+        } finally {
+          await mcp.close();
+        }
+        // The refused starts were not charged: two units so far.
         expect((await state.quota(account.id)).used).toBe(2);
 
         // Another key of the same account counts its own sessions.
