@@ -287,4 +287,30 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX diagnostic_sessions_open_by_key ON diagnostic_sessions(key_id) WHERE status <> 'closed';
     `,
   },
+  {
+    version: 7,
+    name: 'one stored model per knowledge version, a delta per session',
+    // A session then references its base (model_base) and keeps only what differs in its model column;
+    // a session without a reference keeps its full model, as every session stored before.
+    sqlite: `
+      CREATE TABLE session_model_bases (
+        hash TEXT PRIMARY KEY,
+        label TEXT NOT NULL,
+        model TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX session_model_bases_label ON session_model_bases(label, created_at);
+      ALTER TABLE diagnostic_sessions ADD COLUMN model_base TEXT REFERENCES session_model_bases(hash);
+    `,
+    postgres: `
+      CREATE TABLE session_model_bases (
+        hash TEXT PRIMARY KEY,
+        label TEXT NOT NULL,
+        model TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX session_model_bases_label ON session_model_bases(label, created_at);
+      ALTER TABLE diagnostic_sessions ADD COLUMN model_base TEXT REFERENCES session_model_bases(hash);
+    `,
+  },
 ];

@@ -118,6 +118,11 @@ export interface SessionWrite {
   key_id?: string | null;
   /** At most this many open (not closed) sessions per key, the new one included (insert only). */
   open_limit?: number;
+  /**
+   * Sessions whose models share a label (the knowledge version they were compiled from) store one copy
+   * of a model under it and each only what differs (insert only; without it the full model is stored).
+   */
+  model_label?: string;
 }
 
 /** The session was written by someone else since it was read (or its id is taken): read it again. */

@@ -259,6 +259,8 @@ export class SessionService {
     const key_id = ctx.key?.id ?? null;
     return {
       model: JSON.stringify(model),
+      // Sessions of one knowledge version share one stored copy of a model; each stores what differs.
+      model_label: model.knowledgeVersion,
       key_id,
       ...(key_id ? { open_limit: this.options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS } : {}),
     };
