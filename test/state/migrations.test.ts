@@ -1,8 +1,10 @@
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { StateSchemaError } from '../../src/state/migrate.js';
 import { MIGRATIONS } from '../../src/state/migrations.js';
 import { PgStateStore } from '../../src/state/pg-store.js';
 import { SqliteStateStore } from '../../src/state/sqlite-store.js';
-import { hasPg, pgSchema } from '../helpers/pg.js';
+import { hasPg, PG_BASE, pgSchema } from '../helpers/pg.js';
 
 const drops: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -74,4 +76,21 @@ describe('the one migration list', () => {
       }
     },
   );
+
+  it.skipIf(!hasPg)('refuses a PostgreSQL schema written by a newer version', async () => {
+    const { url, schema, drop } = pgSchema('newer');
+    drops.push(drop);
+    const client = new pg.Client({ connectionString: PG_BASE });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA ${schema}`);
+      await client.query(
+        `CREATE TABLE ${schema}.schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`,
+      );
+      await client.query(`INSERT INTO ${schema}.schema_migrations VALUES (1000, 'future', 'x')`);
+    } finally {
+      await client.end();
+    }
+    await expect(PgStateStore.open(url, { poolMax: 1 })).rejects.toBeInstanceOf(StateSchemaError);
+  });
 });
