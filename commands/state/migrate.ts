@@ -28,7 +28,8 @@ export default class StateMigrate extends HeatsourceCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(StateMigrate);
-    if (!isPostgresUrl(flags.to)) throw new CliError(`--to must be a postgres:// URL, not "${flags.to}"`, EXIT.usage);
+    if (!isPostgresUrl(flags.to))
+      throw new CliError(`--to must be a postgres:// URL, not "${flags.to}"`, EXIT.usage);
     if (isPostgresUrl(flags.from)) throw new CliError('--from must be a SQLite file, not a URL', EXIT.usage);
     let report: Awaited<ReturnType<typeof copySqliteToPostgres>>;
     try {
