@@ -7,6 +7,7 @@ import { consoleNotices, registerConsole } from '../src/console/index.js';
 import { projectPath } from '../src/project-path.js';
 import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
+import { DEFAULT_MAX_OPEN_SESSIONS } from '../src/state/quota.js';
 
 export default class Serve extends HeatsourceCommand {
   static override summary = 'Serve the REST API (v1, v2), MCP and the account console over a bundle.';
@@ -44,6 +45,12 @@ export default class Serve extends HeatsourceCommand {
       description:
         'addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client, comma-separated',
       env: 'HEATSOURCE_TRUST_PROXY',
+    }),
+    'max-open-sessions': Flags.integer({
+      description: 'open guided sessions one API key may hold; one more is refused (409) until one is closed',
+      env: 'HEATSOURCE_MAX_OPEN_SESSIONS',
+      default: DEFAULT_MAX_OPEN_SESSIONS,
+      min: 1,
     }),
     'log-level': Flags.string({
       description: 'log level',
@@ -85,6 +92,7 @@ export default class Serve extends HeatsourceCommand {
             .split(',')
             .map((a) => a.trim())
             .filter(Boolean),
+          maxOpenSessions: flags['max-open-sessions'],
           logLevel: flags['log-level'],
           logFormat: flags['log-format'] as 'auto' | 'lines' | 'json',
           extend: async (app, hs) => {

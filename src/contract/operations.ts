@@ -142,6 +142,7 @@ export const TYPED_OPERATIONS = defineOperations([
       'quota_exceeded',
       ...SESSION_RESPONSE_ERRORS,
       'unsupported_equipment',
+      'too_many_open_sessions',
     ],
   },
   {
@@ -332,7 +333,7 @@ export const TYPED_OPERATIONS = defineOperations([
     response: 'json',
     billing: 'always',
     idempotency: 'optional',
-    errors: [...IDEMPOTENT_POST, 'quota_exceeded', 'invalid_response'],
+    errors: [...IDEMPOTENT_POST, 'quota_exceeded', 'invalid_response', 'too_many_open_sessions'],
     successStatus: 201,
   },
   {

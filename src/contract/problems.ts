@@ -31,6 +31,7 @@ export const PROBLEMS = {
   action_mismatch: { status: 409, title: 'The response does not answer the pending action' },
   nothing_to_undo: { status: 409, title: 'The session has no answer to undo' },
   session_conflict: { status: 409, title: 'The session changed meanwhile: read it again' },
+  too_many_open_sessions: { status: 409, title: 'This API key has as many open sessions as allowed' },
   payload_too_large: { status: 413, title: 'The body is too large' },
   unsupported_media_type: { status: 415, title: 'The body must be application/json' },
   headers_too_large: { status: 431, title: 'The request headers are too large' },

@@ -1,5 +1,10 @@
 import crypto from 'node:crypto';
-import { IdempotencyCompletedError, SessionConflictError, type StateStore } from '../state/types.js';
+import {
+  IdempotencyCompletedError,
+  OpenSessionLimitError,
+  SessionConflictError,
+  type StateStore,
+} from '../state/types.js';
 import type { ServiceContext, ServiceResult } from './context.js';
 import { ServiceError } from './errors.js';
 
@@ -136,8 +141,19 @@ function replayed(stored: { status: number; body: string }): ServiceResult {
   };
 }
 
-/** A session written meanwhile by another request becomes a problem the caller can act on (read, retry). */
+/**
+ * A session write the store refused becomes a problem the caller can act on: written meanwhile by another
+ * request (read it again, retry), or one open session too many for the key (close one).
+ */
 export function conflictProblem(err: unknown): unknown {
+  if (err instanceof OpenSessionLimitError) {
+    return new ServiceError(
+      'too_many_open_sessions',
+      `this API key has ${err.limit} open sessions, the most this server allows; close one you no longer ` +
+        'need (POST /v2/diagnostic-sessions/{id}/close) and start again. A session also stops counting ' +
+        'when it expires, 7 days after its last change.',
+    );
+  }
   if (!(err instanceof SessionConflictError)) return err;
   return new ServiceError(
     'session_conflict',

@@ -49,6 +49,8 @@ export interface BuildAppOptions {
   /** Default: the state store's own counters, shared by every process using the store. */
   rateLimiter?: RateLimiter;
   services?: Services;
+  /** Open guided sessions one API key may hold (default DEFAULT_MAX_OPEN_SESSIONS); ignored with `services`. */
+  maxOpenSessions?: number;
   /** The MCP endpoint (on by default at /mcp); false leaves it out. */
   mcp?: Partial<Omit<McpRoutesOptions, 'services' | 'auth'>> | false;
   /** Connection time limits; the defaults suit a server reachable by anyone. */
@@ -137,7 +139,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Only the proxies named are believed: a header from anyone else could name any address.
     trustProxy: options.trustProxy && options.trustProxy.length > 0 ? options.trustProxy : false,
   });
-  const services = options.services ?? new Services(reader, state);
+  const services =
+    options.services ??
+    new Services(
+      reader,
+      state,
+      options.maxOpenSessions === undefined ? {} : { sessions: { maxOpenSessions: options.maxOpenSessions } },
+    );
   const metrics = new HttpMetrics({ processMetrics: options.processMetrics });
   const authenticate = createAuthenticator({
     state,

@@ -20,6 +20,8 @@ export interface ServeOptions {
   cors?: string[] | '*' | false;
   /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
   trustProxy?: string[];
+  /** Open guided sessions one API key may hold (default DEFAULT_MAX_OPEN_SESSIONS). */
+  maxOpenSessions?: number;
   logLevel?: string;
   /** `lines`: one readable line per request; `json`: pino's records; `auto` (default): lines on a terminal. */
   logFormat?: 'auto' | LogFormat;
@@ -94,6 +96,7 @@ export async function startServer(
     cors: options.cors ?? false,
     trustProxy: options.trustProxy,
     processMetrics: true,
+    maxOpenSessions: options.maxOpenSessions,
     logger: { level: options.logLevel ?? 'info', stream: logs },
     extend: options.extend,
   });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { publicKey } from './quota.js';
-import type { Account, ApiKey, Principal } from './types.js';
+import type { Account, ApiKey, Principal } from './records.js';
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'invalid' | 'revoked' };
 

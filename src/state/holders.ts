@@ -1,9 +1,10 @@
+import crypto from 'node:crypto';
 import type { Account } from './account.js';
 
 /**
  * The account holders' side of the state: the people who sign in to the web console for an account.
  * Every store (SQLite, PostgreSQL) offers them as `StateStore.accountHolders`, one object per store
- * (sqlite-holders.ts, pg-holders.ts); test/state/holder-store-contract.ts holds the tests any must pass.
+ * (sqlite/holders.ts, pg/holders.ts); test/state/holder-store-contract.ts holds the tests any must pass.
  * Secrets never reach the store: invitations and sessions are kept as SHA-256 hashes of their tokens,
  * passwords as argon2id hashes made by the caller.
  */
@@ -78,3 +79,11 @@ export interface HolderStore {
   /** Billable units per UTC day of a period (`YYYY-MM`), days without charges left out, oldest first. */
   dailyUsage(accountId: string, period: string): Promise<DailyUsage[]>;
 }
+
+/** Ids of holders and invitations: 72 random bits after the kind. */
+export function newHolderId(kind: 'hol' | 'inv'): string {
+  return `${kind}_${crypto.randomBytes(9).toString('base64url')}`;
+}
+
+/** Sign-in failures older than this are forgotten when new ones are written (both stores). */
+export const FAILURE_MEMORY_MS = 24 * 60 * 60 * 1000;

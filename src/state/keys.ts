@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { KeyMode } from './types.js';
+import type { KeyMode } from './records.js';
 
 const KEY_PATTERN = /^ak_(live|test)_[A-Za-z0-9_-]{32}$/;
 /** Characters of the random part shown in listings: enough to tell keys apart, far too few to guess one. */

@@ -1,5 +1,5 @@
 import { periodByName } from './period.js';
-import type { Account, ApiKey, QuotaStatus } from './types.js';
+import type { Account, ApiKey, QuotaStatus } from './records.js';
 
 /** Requests per minute per key for accounts created without an explicit limit. */
 export const DEFAULT_RATE_LIMIT = 600;
@@ -9,6 +9,12 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  * job is done within days, and without it every session started would be kept forever.
  */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * Open (not closed) guided sessions one API key may hold at once, unless the server sets another cap
+ * (serve --max-open-sessions): sessions are stored until they expire, so that without a cap one key could
+ * fill the state.
+ */
+export const DEFAULT_MAX_OPEN_SESSIONS = 500;
 /** An in-flight record older than this belongs to a request that died; a retry may take it over. */
 export const IN_FLIGHT_LEASE_MS = 60 * 1000;
 

@@ -266,6 +266,51 @@ describe.each([
     expect(await s!.sessions(stranger.id)).toEqual([]);
   });
 
+  it_(
+    'stores labelled models once per label, reads each back as written, and old full copies as stored',
+    async () => {
+      const [s, other] = await stores(2);
+      const account = await s!.createAccount({ name: 'acme' });
+      const steps = Array.from({ length: 40 }, (_, i) => ({ id: `a${i}`, label: `step ${i}`, minutes: i }));
+      const model = (extra: Record<string, unknown>) =>
+        JSON.stringify({ knowledgeVersion: 'k1', actions: steps, settings: { budget: 8 }, ...extra });
+      const session = (id: string, m: string, label?: string) => ({
+        id,
+        account_id: account.id,
+        status: 'active',
+        equipment: 'air_water',
+        expected_version: null,
+        model: m,
+        state: '{"s":1}',
+        ...(label ? { model_label: label } : {}),
+      });
+      const first = model({ symptoms: ['low_flow'] });
+      const second = JSON.stringify({
+        knowledgeVersion: 'k1',
+        symptoms: ['noise'],
+        actions: [{ id: 'm0', label: 'manual step', minutes: 2 }, ...steps.slice(0, 39).reverse()],
+        settings: { budget: 6, quick: 1 },
+      });
+      await s!.complete({ session: session('ds_full', first) });
+      await s!.complete({ session: session('ds_1', first, 'k1') });
+      await s!.complete({ session: session('ds_2', second, 'k1') });
+      // A rolled-back start leaves no base behind that a later start could reference.
+      await s!.complete({ session: session('ds_2', model({ other: true }), 'k2') }).catch(() => {});
+      await s!.complete({ session: session('ds_3', model({ other: true }), 'k2') });
+      for (const store of [s!, other!]) {
+        expect((await store.session('ds_full'))?.model).toBe(first);
+        expect((await store.session('ds_1'))?.model).toBe(first);
+        expect((await store.session('ds_2'))?.model).toBe(second);
+        expect((await store.session('ds_3'))?.model).toBe(model({ other: true }));
+      }
+      // Later writes change the state only; the model reads back the same.
+      await s!.complete({
+        session: { ...session('ds_2', second), expected_version: 1, model: undefined, state: '{"s":2}' },
+      });
+      expect(await other!.session('ds_2')).toMatchObject({ version: 2, model: second, state: '{"s":2}' });
+    },
+  );
+
   it_('purges the sessions no one has written to for the session lifetime, and only those', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const [s] = await stores(1, () => now);

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, StateSchemaError } from '../../src/state/migrations.js';
+import { StateSchemaError } from '../../src/state/migrate.js';
+import { MIGRATIONS } from '../../src/state/migrations.js';
 import { SqliteStateStore } from '../../src/state/sqlite-store.js';
 
 const open: SqliteStateStore[] = [];
@@ -39,7 +40,12 @@ describe('schema', () => {
     await first.close();
     const extra = [
       ...MIGRATIONS,
-      { version: 99, name: 'extra', sql: 'CREATE TABLE extra_things (id INTEGER PRIMARY KEY);' },
+      {
+        version: 99,
+        name: 'extra',
+        sqlite: 'CREATE TABLE extra_things (id INTEGER PRIMARY KEY);',
+        postgres: 'CREATE TABLE extra_things (id INTEGER PRIMARY KEY);',
+      },
     ];
     const second = new SqliteStateStore(file, { migrations: extra });
     open.push(second);
@@ -78,5 +84,35 @@ describe('accounts and keys', () => {
       (fs.existsSync(`${file}-wal`) ? fs.readFileSync(`${file}-wal`).toString('latin1') : '');
     expect(raw).not.toContain(live.secret.slice(8));
     expect(raw).not.toContain(test.secret.slice(8));
+  });
+});
+
+describe('a state made by an earlier version', () => {
+  // test/state/fixtures/state-v5.sql: `.dump` of a state written by the release whose schema was version 5
+  // (two migration lists, one per dialect), with one row or more in every table.
+  const OLD_SECRET = 'ak_live_xb1hg0usr6pDgu4WaznemW1de9_F4Bzk';
+
+  it('migrates to this version on open and keeps every row', async () => {
+    const file = tmpFile();
+    const db = new Database(file);
+    db.exec(fs.readFileSync(new URL('./fixtures/state-v5.sql', import.meta.url), 'utf8'));
+    db.close();
+    // The fixture's own time, so that its idempotency record is still live.
+    const s = store(file, () => Date.parse('2026-03-04T06:00:00.000Z'));
+    const versions = (
+      s.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]
+    ).map((r) => r.version);
+    expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
+    const auth = await s.authenticate(OLD_SECRET);
+    expect(auth).toMatchObject({ ok: true, principal: { account: { name: 'fixture-co' } } });
+    const account = (await s.accountByName('fixture-co'))!;
+    expect((await s.quota(account.id)).used).toBe(1);
+    expect(
+      await s.beginIdempotent({ scope: auth.ok ? auth.principal.key.id : '', key: 'idem-1' }, 'fp'),
+    ).toEqual({ kind: 'replay', status: 200, body: '{"ok":true}' });
+    const session = await s.session('ds_old');
+    expect(session?.account_id).toBe(account.id);
+    expect(JSON.parse(session!.model)).toEqual({ knowledgeVersion: 'old', hypotheses: [] });
+    expect((await s.sessions(account.id)).map((x) => x.id)).toEqual(['ds_old']);
   });
 });

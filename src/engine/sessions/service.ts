@@ -5,7 +5,8 @@ import type { DiagnosticTurnRequest, DiagnosticTurnResponse } from '../../contra
 import type { ProblemCode } from '../../contract/problems.js';
 import type { SessionRef, SessionRespondRequest } from '../../contract/session-requests.js';
 import type { CreateSessionRequest, Session, SessionSummary } from '../../contract/sessions.js';
-import type { SessionRecord, StateStore } from '../../state/types.js';
+import { DEFAULT_MAX_OPEN_SESSIONS } from '../../state/quota.js';
+import type { SessionRecord, SessionWrite, StateStore } from '../../state/types.js';
 import type { ServiceContext, ServiceResult } from '../context.js';
 import type { CorpusView } from '../corpus.js';
 import { type FieldError, ServiceError } from '../errors.js';
@@ -67,6 +68,8 @@ function modelCache(max: number) {
 export interface SessionServiceOptions {
   /** The troubleshooting knowledge, or how to load it (default: data/knowledge, on the first start). */
   knowledge?: Knowledge | (() => Knowledge);
+  /** Open sessions one API key may hold (DEFAULT_MAX_OPEN_SESSIONS); calls without a key are not capped. */
+  maxOpenSessions?: number;
 }
 
 function fieldProblem(errors: FieldError[]): ServiceError {
@@ -251,6 +254,18 @@ export class SessionService {
     return { record, state };
   }
 
+  /** What only the first write of a session carries: its model, and its key under the open-sessions cap. */
+  private inserted(ctx: ServiceContext, model: StoredModel): Partial<SessionWrite> {
+    const key_id = ctx.key?.id ?? null;
+    return {
+      model: JSON.stringify(model),
+      // Sessions of one knowledge version share one stored copy of a model; each stores what differs.
+      model_label: model.knowledgeVersion,
+      key_id,
+      ...(key_id ? { open_limit: this.options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS } : {}),
+    };
+  }
+
   /** The result of a change: its body, and the session write committed with the request. */
   private written<T>(
     ctx: ServiceContext,
@@ -269,7 +284,7 @@ export class SessionService {
         status: state.status,
         equipment: state.equipment.kind,
         expected_version: record ? record.version : null,
-        ...(record ? {} : { model: JSON.stringify(model) }),
+        ...(record ? {} : this.inserted(ctx, model)),
         state: JSON.stringify(rest),
       },
     };

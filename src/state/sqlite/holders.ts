@@ -1,21 +1,15 @@
-import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type {
-  AccountHolder,
-  AccountHolderWithPassword,
-  ConsoleSessionInfo,
-  DailyUsage,
-  HolderStore,
-  Invitation,
-} from './holders.js';
-import type { Account } from './types.js';
-
-function newHolderId(kind: 'hol' | 'inv'): string {
-  return `${kind}_${crypto.randomBytes(9).toString('base64url')}`;
-}
-
-/** Sign-in failures older than this are forgotten when new ones are written. */
-const FAILURE_MEMORY_MS = 24 * 60 * 60 * 1000;
+import {
+  type AccountHolder,
+  type AccountHolderWithPassword,
+  type ConsoleSessionInfo,
+  type DailyUsage,
+  FAILURE_MEMORY_MS,
+  type HolderStore,
+  type Invitation,
+  newHolderId,
+} from '../holders.js';
+import type { Account } from '../records.js';
 
 /** The HolderStore group of the SQLite store, over the same database handle. */
 export class SqliteHolders implements HolderStore {

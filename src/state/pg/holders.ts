@@ -1,28 +1,22 @@
-import crypto from 'node:crypto';
 import type pg from 'pg';
-import type {
-  AccountHolder,
-  AccountHolderWithPassword,
-  ConsoleSessionInfo,
-  DailyUsage,
-  HolderStore,
-  Invitation,
-} from './holders.js';
-import type { Account } from './types.js';
-
-function newHolderId(kind: 'hol' | 'inv'): string {
-  return `${kind}_${crypto.randomBytes(9).toString('base64url')}`;
-}
-
-/** Sign-in failures older than this are forgotten when new ones are written (as in the SQLite store). */
-const FAILURE_MEMORY_MS = 24 * 60 * 60 * 1000;
+import {
+  type AccountHolder,
+  type AccountHolderWithPassword,
+  type ConsoleSessionInfo,
+  type DailyUsage,
+  FAILURE_MEMORY_MS,
+  type HolderStore,
+  type Invitation,
+  newHolderId,
+} from '../holders.js';
+import type { Account } from '../records.js';
 
 const HOLDER_COLUMNS = 'id, account_id, email, created_at';
 const INVITATION_COLUMNS = 'id, account_id, email, created_at, expires_at, used_at';
 
 /**
  * The HolderStore group of the PostgreSQL store: the same statements as the SQLite group
- * (sqlite-holders.ts) in PostgreSQL's dialect, over the store's pool and transactions.
+ * (sqlite/holders.ts) in PostgreSQL's dialect, over the store's pool and transactions.
  */
 export class PgHolders implements HolderStore {
   constructor(
