@@ -4,6 +4,7 @@ import { normModel } from '../src/text/normalise.js';
 import { pageLanguages } from './detect/language.js';
 import { indexCodeLines, unreadIndexedCodes } from './facts/code-index.js';
 import { codeTablePages, extractErrorCodes } from './facts/error-codes.js';
+import { mentionsFaults } from './facts/header-words.js';
 import { compareModels } from './facts/models.js';
 import { layoutDocument } from './layout/document.js';
 import { attachRules } from './layout/rules.js';
@@ -64,6 +65,7 @@ export async function extractDocument(
     codeLines,
     errorCodes.map((e) => e.code),
     normModel,
+    (n) => mentionsFaults(pages.find((p) => p.page === n)?.text ?? ''),
   );
   if (unread.length > 0) {
     warnings.push(

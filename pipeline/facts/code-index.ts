@@ -155,13 +155,15 @@ function clean(text: string): string {
 /**
  * For corpus maintainers: per page, the codes the index holds that the table reader did not read in the
  * document (by normalised code), so that a table the reader missed shows at ingest. A code is listed
- * when its letters recur among the page's unread codes or among the codes the reader read elsewhere:
- * a lone connector or part name at a line start (`CN3`) is not a fault table.
+ * when the reader read codes of the same letters elsewhere in the manual, or when its letters recur among
+ * the page's unread codes on a page that speaks of faults (`faultPage`): connector, terminal and model
+ * names at line starts (`CN3`, `X1`) on a wiring page are not a fault table.
  */
 export function unreadIndexedCodes(
   lines: readonly CodeLineRecord[],
   read: readonly string[],
   norm: (code: string) => string,
+  faultPage: (page: number) => boolean,
 ): { page: number; codes: string[] }[] {
   const readKeys = new Set(read.map(norm));
   const prefix = (code: string) => /^\p{L}+/u.exec(norm(code))?.[0] ?? '';
@@ -176,7 +178,9 @@ export function unreadIndexedCodes(
   const out: { page: number; codes: string[] }[] = [];
   for (const [page, codes] of [...byPage].sort(([a], [b]) => a - b)) {
     const kept = codes.filter(
-      (c) => readPrefixes.has(prefix(c)) || codes.filter((o) => prefix(o) === prefix(c)).length >= 2,
+      (c) =>
+        readPrefixes.has(prefix(c)) ||
+        (faultPage(page) && codes.filter((o) => prefix(o) === prefix(c)).length >= 2),
     );
     if (kept.length > 0) out.push({ page, codes: kept });
   }
