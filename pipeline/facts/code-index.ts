@@ -60,7 +60,7 @@ function codesOfLine(lines: Line[], i: number): Omit<CodeLineRecord, 'page'>[] {
     if (codeFamily(text) === 'alnum') {
       const next = line.segments[k + 1];
       if (next) {
-        const meaning = [next.text.trim(), ...wrapped(lines, i, next.x0, next.x1)].join(' ');
+        const meaning = [next.text.trim(), ...wrapped(lines, i, segment.x1, next.x0, next.x1)].join(' ');
         if (HAS_WORD.test(meaning))
           out.push({ code: text, meaning: clean(meaning), excerpt: rowLines(lines, i, segment.x1) });
         return;
@@ -83,7 +83,7 @@ function codesOfLine(lines: Line[], i: number): Omit<CodeLineRecord, 'page'>[] {
     // Only a line's first cell can go on from the line above; a gap-only separator there may be prose
     // wrapped at a code ("… shows the code\nE01 until reset"): kept only when the line starts afresh.
     if (k === 0 && !listed && split.separator === '' && continuesAbove(lines, i)) return;
-    const rest = [split.rest, ...wrapped(lines, i, segment.x0 + 1, segment.x1)].join(' ');
+    const rest = [split.rest, ...wrapped(lines, i, segment.x0 + 1, segment.x0 + 1, segment.x1)].join(' ');
     out.push({ code: split.code, meaning: clean(rest), excerpt: rowLines(lines, i, segment.x0 + 1) });
   });
   return out;
@@ -111,20 +111,26 @@ function closeBelow(lines: Line[], j: number): boolean {
 
 /**
  * The row's following lines (a wrapped cell): close below, with nothing printed left of `from` (the code's
- * column stays empty until the next row). Their text within [x0, x1] of a cell when asked.
+ * column stays empty until the next row), up to a line that opens with a code of its own.
  */
 function following(lines: Line[], i: number, from: number): number[] {
   const out: number[] = [];
   for (let j = i + 1; j < lines.length && out.length < MAX_FOLLOWING_LINES; j++) {
-    if (!closeBelow(lines, j) || lines[j]!.x0 < from) break;
+    if (!closeBelow(lines, j) || lines[j]!.x0 < from || opensWithCode(lines[j]!)) break;
     out.push(j);
   }
   return out;
 }
 
-function wrapped(lines: Line[], i: number, x0: number, x1: number): string[] {
+function opensWithCode(line: Line): boolean {
+  const first = (line.segments[0]?.text ?? line.text).trim().replace(LIST_MARKER, '');
+  return codeFamily(first) === 'alnum' || splitLeadingCode(first) !== undefined;
+}
+
+/** The text of the row's following lines that stands in the cell [x0, x1]. */
+function wrapped(lines: Line[], i: number, from: number, x0: number, x1: number): string[] {
   const out: string[] = [];
-  for (const j of following(lines, i, x0 - 1)) {
+  for (const j of following(lines, i, from)) {
     for (const s of lines[j]!.segments) if (s.x0 >= x0 - 2 && s.x0 <= x1) out.push(s.text.trim());
   }
   return out;
@@ -138,8 +144,7 @@ function rowLines(lines: Line[], i: number, from: number): string {
 function under(lines: Line[], i: number): string[] {
   const out: string[] = [];
   for (let j = i + 1; j < lines.length && out.length < MAX_FOLLOWING_LINES; j++) {
-    const first = lines[j]!.segments[0]?.text.trim() ?? '';
-    if (!closeBelow(lines, j) || codeFamily(first) === 'alnum' || splitLeadingCode(first)) break;
+    if (!closeBelow(lines, j) || opensWithCode(lines[j]!)) break;
     out.push(lines[j]!.text);
   }
   return out;
@@ -152,12 +157,15 @@ function clean(text: string): string {
     .trim();
 }
 
+/** Codes of the same letters a page needs, where it does not speak of faults, to count as a list of codes. */
+const LIST_RUN = 3;
+
 /**
  * For corpus maintainers: per page, the codes the index holds that the table reader did not read in the
  * document (by normalised code), so that a table the reader missed shows at ingest. A code is listed
  * when the reader read codes of the same letters elsewhere in the manual, or when its letters recur among
- * the page's unread codes on a page that speaks of faults (`faultPage`): connector, terminal and model
- * names at line starts (`CN3`, `X1`) on a wiring page are not a fault table.
+ * the page's unread codes (twice on a page that speaks of faults, `faultPage`; three times elsewhere): a
+ * lone connector, terminal or model name at a line start (`CN3`) is not a list of codes.
  */
 export function unreadIndexedCodes(
   lines: readonly CodeLineRecord[],
@@ -180,7 +188,7 @@ export function unreadIndexedCodes(
     const kept = codes.filter(
       (c) =>
         readPrefixes.has(prefix(c)) ||
-        (faultPage(page) && codes.filter((o) => prefix(o) === prefix(c)).length >= 2),
+        codes.filter((o) => prefix(o) === prefix(c)).length >= (faultPage(page) ? 2 : LIST_RUN),
     );
     if (kept.length > 0) out.push({ page, codes: kept });
   }
