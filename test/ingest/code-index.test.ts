@@ -47,7 +47,7 @@ function sidecarWith(corrections: string): string {
   return `${sidecarYaml(VALID_SIDECAR)}corrections:\n${corrections}`;
 }
 
-function lookup(code: string): DiagnosticResponse {
+function lookup(code: string, file = bundle): DiagnosticResponse {
   const r = runCli([
     'lookup',
     '--brand',
@@ -58,7 +58,7 @@ function lookup(code: string): DiagnosticResponse {
     code,
     '--json',
     '--bundle',
-    bundle,
+    file,
   ]);
   return JSON.parse(r.stdout) as DiagnosticResponse;
 }
@@ -163,7 +163,14 @@ describe("the maintainer's corrections", () => {
       sidecarWith(['  - code: E9', '    page: 2', '    meaning: Water flow far too high'].join('\n')),
     );
     const header = sidecarYaml(VALID_SIDECAR).split('\n').length; // the line after the sidecar's own fields
-    const r = runCli(['ingest', corpus, '--bundle', path.join(tmp, 'bad.bundle'), '--no-snapshots', '--json']);
+    const r = runCli([
+      'ingest',
+      corpus,
+      '--bundle',
+      path.join(tmp, 'bad.bundle'),
+      '--no-snapshots',
+      '--json',
+    ]);
     expect(r.status).toBe(7);
     const report = JSON.parse(r.stdout) as {
       written: boolean;
@@ -191,5 +198,32 @@ describe("the maintainer's corrections", () => {
     expect(r.status).toBe(7);
     expect(r.stderr).toContain('corrections.0.code');
     expect(r.stderr).toContain('"L21" does not stand on page 2');
+  });
+
+  it('are checked again when the PDF is unchanged and its previous extraction is reused', async () => {
+    const corpus = path.join(tmp, 'reuse');
+    const pdf = fs.readFileSync(path.join(tmp, 'corpus', 'messages.pdf'));
+    const copy = path.join(tmp, 'reuse.bundle');
+    fs.copyFileSync(bundle, copy);
+    writeManual(corpus, 'messages', pdf, sidecarWith(['  - code: L21', '    page: 3'].join('\n')));
+    const ok = runCli(['ingest', corpus, '--bundle', copy, '--no-snapshots', '--json']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect((JSON.parse(ok.stdout) as { totals: { reused: number } }).totals.reused).toBe(1);
+    const listed = lookup('L21', copy);
+    expect(listed.origin).toBe('maintainer');
+    expect(listed.excerpt?.text).toBe('L21: Pump blocked, restart the unit');
+    // The earlier corrections are gone with the sidecar that listed them: H5 is the reader's again.
+    expect(lookup('H5', copy).origin).toBe('reader');
+
+    writeManual(corpus, 'messages', pdf, sidecarWith(['  - code: L21', '    page: 1'].join('\n')));
+    const bad = runCli(['ingest', corpus, '--bundle', copy, '--no-snapshots', '--json']);
+    expect(bad.status).toBe(7);
+    const report = JSON.parse(bad.stdout) as {
+      files: { status: string; kept_previous: boolean; problems: { field: string }[] }[];
+    };
+    expect(report.files[0]).toMatchObject({ status: 'failed', kept_previous: true });
+    expect(report.files[0]!.problems.map((p) => p.field)).toEqual(['corrections.0.code']);
+    // The previous version is kept whole, its corrections with it.
+    expect(lookup('L21', copy).origin).toBe('maintainer');
   });
 });
