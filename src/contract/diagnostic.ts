@@ -35,13 +35,13 @@ export type Confidence = z.infer<typeof Confidence>;
 
 export const AnswerOrigin = z
   .enum(['reader', 'code_index', 'maintainer'])
-  .meta({ id: 'AnswerOrigin' })
   .describe(
     "where the answer's reading comes from: `reader`, a row of a code table as the manual's tables were read; " +
       '`code_index`, the row or line a code opens on its page, verbatim, used only where the table reader found ' +
       'nothing for the code (its confidence is `low`); `maintainer`, a code the corpus maintainer listed for ' +
       'the manual, checked at ingest to stand on its page. Null when there is no answer',
-  );
+  )
+  .meta({ id: 'AnswerOrigin' });
 export type AnswerOrigin = z.infer<typeof AnswerOrigin>;
 
 export const Excerpt = z
