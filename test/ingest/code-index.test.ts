@@ -108,6 +108,19 @@ describe('the code index', () => {
     expect(body.citation?.page).toBe(3);
     expect(body.excerpt?.text).toBe('L22: Inlet strainer clogged');
     expect(body.title).toBe('Inlet strainer clogged');
+    // The terminal says so beside the confidence.
+    const text = runCli([
+      'lookup',
+      '--brand',
+      'Demotherm',
+      '--model',
+      'FX-100',
+      '--code',
+      'L22',
+      '--bundle',
+      bundle,
+    ]);
+    expect(text.stdout).toContain('confidence low · from the line the code opens, not read as a table row');
   });
 
   it('never answers a code printed only inside running text, nor a code the manual lacks', () => {
