@@ -74,7 +74,8 @@ export async function measureOrigins(
           f.negativesOk += a.negativesOk;
         }
         rows.push({ variant, set: 'in_sample', figures: sets.in_sample });
-        if (aside.size > 0) rows.push({ variant, set: 'set_aside', figures: sets.set_aside });
+        const asideKeys = sets.set_aside.codeKeys + sets.set_aside.negatives;
+        if (asideKeys > 0) rows.push({ variant, set: 'set_aside', figures: sets.set_aside });
       } finally {
         await client.close();
         reader.close();
