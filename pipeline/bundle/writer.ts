@@ -118,8 +118,6 @@ export class BundleBuilder {
     previousId: string,
     snapshots: 'copy' | 'none' | SnapshotImage[],
     warnings: string[],
-    /** Copy the maintainer's corrections too (a failed file keeping its previous version whole). */
-    keepCorrections = false,
   ): void {
     if (!this.previousAttached) throw new Error('no previous bundle to reuse from');
     const prev = this.db.prepare('SELECT page_count FROM previous.documents WHERE id = ?').get(previousId) as
@@ -164,9 +162,9 @@ export class BundleBuilder {
         .prepare(
           `INSERT INTO code_lines (document_id, brand, code, code_norm, page, meaning, excerpt, origin)
            SELECT ?, ?, code, code_norm, page, meaning, excerpt, origin FROM previous.code_lines
-           WHERE document_id = ? AND (origin = 'code_index' OR ?) ORDER BY id`,
+           WHERE document_id = ? AND origin = 'code_index' ORDER BY id`,
         )
-        .run(id, this.brands.canonical(source.sidecar.brand), previousId, keepCorrections ? 1 : 0);
+        .run(id, this.brands.canonical(source.sidecar.brand), previousId);
       if (snapshots === 'copy') {
         this.db
           .prepare(
@@ -190,6 +188,17 @@ export class BundleBuilder {
     this.db.transaction(() =>
       this.insertCodeLines(documentId, this.brands.canonical(brandName), records, 'maintainer'),
     )();
+  }
+
+  /** Copies a document's corrections from the previous bundle (a failed file keeping its previous version whole). */
+  copyPreviousCorrections(documentId: string, previousId: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO code_lines (document_id, brand, code, code_norm, page, meaning, excerpt, origin)
+         SELECT ?, brand, code, code_norm, page, meaning, excerpt, origin FROM previous.code_lines
+         WHERE document_id = ? AND origin = 'maintainer' ORDER BY id`,
+      )
+      .run(documentId, previousId);
   }
 
   /** The text of a document's pages in the previous bundle (what a reused document's corrections are checked on). */

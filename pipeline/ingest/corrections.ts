@@ -23,16 +23,16 @@ export type CorrectionsResult =
  * given, else the one the code index read on that page, else the rest of the code's line.
  */
 export function checkCorrections(
-  corrections: readonly SidecarCorrection[],
+  corrections: readonly SidecarCorrection[] | undefined,
   raw: string,
-  pageText: (page: number) => string | undefined,
+  pages: ReadonlyMap<number, string>,
   indexed: readonly CodeLineRecord[],
 ): CorrectionsResult {
   const problems: FieldProblem[] = [];
   const records: CodeLineRecord[] = [];
-  corrections.forEach((c, i) => {
+  (corrections ?? []).forEach((c, i) => {
     const at = (field: string) => lineOf(raw, ['corrections', i, field]);
-    const text = pageText(c.page);
+    const text = pages.get(c.page);
     if (text === undefined) {
       problems.push({
         field: `corrections.${i}.page`,

@@ -264,11 +264,11 @@ async function ingestOne(
         snapshots = outcome.snapshots;
         warnings.push(...outcome.failures.map((f) => `page ${f.page}: no snapshot (${f.reason})`));
       }
-      const texts = ctx.builder.previousPageTexts(prev.id);
+      const pages = ctx.builder.previousPageTexts(prev.id);
       const corrections = checkCorrections(
-        sidecar.corrections ?? [],
+        sidecar.corrections,
         sidecarResult.raw,
-        (n) => texts.get(n),
+        pages,
         ctx.builder.previousCodeLines(prev.id),
       );
       if (!corrections.ok) return fail(corrections.problems);
@@ -307,13 +307,8 @@ async function ingestOne(
     if (textChars < textNeeded(extracted.pageCount)) {
       return fail([{ field: '(pdf)', reason: await noTextReason(doc, []) }]);
     }
-    const texts = new Map(extracted.pages.map((p) => [p.page, p.text]));
-    const corrections = checkCorrections(
-      sidecar.corrections ?? [],
-      sidecarResult.raw,
-      (n) => texts.get(n),
-      extracted.codeLines,
-    );
+    const pages = new Map(extracted.pages.map((p) => [p.page, p.text]));
+    const corrections = checkCorrections(sidecar.corrections, sidecarResult.raw, pages, extracted.codeLines);
     if (!corrections.ok) return fail(corrections.problems);
     ctx.builder.addDocument(extracted, outcome ? outcome.snapshots : null);
     ctx.builder.addCorrections(id, sidecar.brand, corrections.records);
@@ -384,13 +379,8 @@ function keepPrevious(
     extractorVersion: prev.extractor_version,
   };
   const warnings = JSON.parse(prev.warnings_json) as string[];
-  ctx.builder.reuseDocument(
-    source,
-    prev.id,
-    ctx.pool && prev.has_snapshots ? 'copy' : 'none',
-    warnings,
-    true,
-  );
+  ctx.builder.reuseDocument(source, prev.id, ctx.pool && prev.has_snapshots ? 'copy' : 'none', warnings);
+  ctx.builder.copyPreviousCorrections(id, prev.id);
   ctx.seenHashes.set(prev.sha256, pdf);
   ctx.seenIds.set(id, pdf);
   return {
