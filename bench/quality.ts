@@ -6,6 +6,10 @@
  *   npm run bench:quality -- [--corpus DIR] [--answers DIR] [--json] [--misses] [--write] [--bundle FILE]
  *   npm run bench:quality -- --zoo [--zoo-dir DIR] [--languages en,fr] [--layouts wrapped,cards] [--seed N]
  *
+ * `--origins` then measures what each source of code answers contributes (bench/quality-origins.ts): the
+ * table reader alone, the code index alone and both, in sample and on the group set aside while the code
+ * index was written.
+ *
  * `--zoo` generates the layout zoo (pipeline/demo/zoo.ts: every layout in every language unless narrowed)
  * with its answer keys and measures on it, with figures per layout and per language; `--zoo-dir` keeps the
  * generated manuals there.
@@ -27,7 +31,10 @@ import {
   type ZooLayout,
 } from '../pipeline/demo/zoo.js';
 import { qualitySection, qualityTable, replaceSection } from './quality-format.js';
+import { readManualGroups } from './quality-groups.js';
+import { readAnswerKeys } from './quality-keys.js';
 import { measureQuality } from './quality-measure.js';
+import { measureOrigins, originsTable } from './quality-origins.js';
 import { zooRecorded, zooTable } from './quality-zoo.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,6 +47,7 @@ interface Args {
   showHeldOut: boolean;
   reuse: boolean;
   write: boolean;
+  origins: boolean;
   bundle?: string;
   zoo: boolean;
   zooDir?: string;
@@ -63,6 +71,7 @@ function parseArgs(argv: string[]): Args {
     showHeldOut: false,
     reuse: false,
     write: false,
+    origins: false,
     zoo: false,
     languages: [...ZOO_LANGUAGES],
     layouts: [...ZOO_LAYOUTS],
@@ -83,6 +92,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--show-held-out') args.showHeldOut = true;
     else if (arg === '--reuse') args.reuse = true;
     else if (arg === '--write') args.write = true;
+    else if (arg === '--origins') args.origins = true;
     else if (arg === '--zoo') args.zoo = true;
     else if (arg === '--zoo-dir') args.zooDir = value();
     else if (arg === '--languages') args.languages = listOf(argv[++i], ZOO_LANGUAGES, 'language');
@@ -125,12 +135,22 @@ if (args.reuse && !args.bundle) {
   console.error('bench:quality: --reuse needs --bundle FILE');
   process.exit(2);
 }
+// The origins measure reads the bundle the quality run built: kept in a temporary folder when not named.
+const originsDir =
+  args.origins && !args.bundle ? fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-origins-')) : undefined;
+const bundleFile = args.bundle ?? (originsDir ? path.join(originsDir, 'quality.bundle') : undefined);
 const report = await measureQuality({
   corpus: args.corpus,
   answers: args.answers,
-  bundle: args.bundle,
+  bundle: bundleFile,
   reuse: args.reuse,
 });
+let origins: string | undefined;
+if (args.origins && bundleFile) {
+  const setAside = readManualGroups().find((g) => g.id === 'set-aside-code-index');
+  origins = originsTable(await measureOrigins(bundleFile, readAnswerKeys(args.answers), setAside));
+  if (originsDir) fs.rmSync(originsDir, { recursive: true, force: true });
+}
 if (zooTemp) fs.rmSync(zooTemp, { recursive: true, force: true });
 if (args.json) {
   console.log(JSON.stringify(report));
@@ -144,6 +164,7 @@ if (args.json) {
       `recorded figures (BENCHMARKS.md, "## Layout zoo"):\n${JSON.stringify(zooRecorded(report, args.seed))}`,
     );
   }
+  if (origins) console.log(`\nWhat each source of code answers contributes:\n${origins}`);
   if (args.misses) {
     for (const m of report.manuals) {
       const a = m.answers;

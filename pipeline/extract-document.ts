@@ -1,12 +1,14 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Sidecar } from '../src/contract/sidecar.js';
+import { normModel } from '../src/text/normalise.js';
 import { pageLanguages } from './detect/language.js';
-import { codeFamily, splitLeadingCode } from './facts/code-pattern.js';
+import { indexCodeLines, unreadIndexedCodes } from './facts/code-index.js';
 import { codeTablePages, extractErrorCodes } from './facts/error-codes.js';
+import { mentionsFaults } from './facts/header-words.js';
 import { compareModels } from './facts/models.js';
 import { layoutDocument } from './layout/document.js';
 import { attachRules } from './layout/rules.js';
-import { type PageLayout, pageText } from './layout/types.js';
+import { pageText } from './layout/types.js';
 import { buildChunks } from './structure/chunks.js';
 import { findHeadings } from './structure/headings.js';
 import { isNavigationLine, navigationPages } from './structure/navigation.js';
@@ -58,13 +60,19 @@ export async function extractDocument(
   const empty = pages.filter((p) => p.text.replace(/\s/g, '').length < MIN_PAGE_CHARS).map((p) => p.page);
   if (empty.length > 0) warnings.push(`pages without text: ${compactRanges(empty)}`);
   warnings.push(...compareModels(pages.map((p) => p.text).join('\n'), source.sidecar));
-  const gaps = unreadCodePages(layout.pages, navigation, new Set(errorCodes.flatMap((e) => e.pages)));
-  if (gaps.length > 0) {
+  const codeLines = indexCodeLines(layout.pages, navigation);
+  const unread = unreadIndexedCodes(
+    codeLines,
+    errorCodes.map((e) => e.code),
+    normModel,
+    (n) => mentionsFaults(pages.find((p) => p.page === n)?.text ?? ''),
+  );
+  if (unread.length > 0) {
     warnings.push(
-      `code-shaped tokens at line starts but no code read on pages ${compactRanges(gaps.map((g) => g.page))} (${gaps
+      `codes indexed at cell or line starts but not read by the table reader on pages ${compactRanges(unread.map((u) => u.page))} (${unread
         .slice(0, 3)
-        .map((g) => `p${g.page}: ${g.tokens.join(' ')}`)
-        .join('; ')}${gaps.length > 3 ? '; …' : ''})`,
+        .map((u) => `p${u.page}: ${u.codes.slice(0, 6).join(' ')}`)
+        .join('; ')}${unread.length > 3 ? '; …' : ''})`,
     );
   }
   return {
@@ -73,34 +81,9 @@ export async function extractDocument(
     pages,
     chunks,
     errorCodes,
+    codeLines,
     warnings,
   };
-}
-
-/** A page needs this many code-shaped line starts before its lack of codes is reported. */
-const MIN_UNREAD_TOKENS = 3;
-
-/**
- * For corpus maintainers: pages (not navigation pages) where several lines open with a letter-and-digit
- * code ("E01", "P 12: …") but no code was read, so that a fault table the reader missed shows at ingest.
- */
-function unreadCodePages(
-  pages: PageLayout[],
-  navigation: Set<number>,
-  read: Set<number>,
-): { page: number; tokens: string[] }[] {
-  const out: { page: number; tokens: string[] }[] = [];
-  for (const p of pages) {
-    if (navigation.has(p.page) || read.has(p.page)) continue;
-    const tokens = new Set<string>();
-    for (const line of p.lines) {
-      const first = line.segments[0]?.text.trim() ?? '';
-      const code = codeFamily(first) === 'alnum' ? first : splitLeadingCode(first)?.code;
-      if (code && codeFamily(code) === 'alnum') tokens.add(code);
-    }
-    if (tokens.size >= MIN_UNREAD_TOKENS) out.push({ page: p.page, tokens: [...tokens].slice(0, 4) });
-  }
-  return out;
 }
 
 /** [1,2,3,7,9,10] -> "1-3, 7, 9-10". */

@@ -1,5 +1,6 @@
 import type { Sidecar } from '../src/contract/sidecar.js';
 import type { ExcerptCell } from '../src/text/excerpt-cells.js';
+import type { CodeLineRecord } from './facts/code-index.js';
 import type { Box } from './layout/types.js';
 
 export interface ChunkRecord {
@@ -62,5 +63,7 @@ export interface ExtractedDocument {
   pages: PageRecord[];
   chunks: ChunkRecord[];
   errorCodes: ErrorCodeRecord[];
+  /** The code index: codes opening a cell, line or list item, with their row or line (facts/code-index.ts). */
+  codeLines: CodeLineRecord[];
   warnings: string[];
 }

@@ -8,6 +8,7 @@ import type { Sidecar } from '../../src/contract/sidecar.js';
 import { analyzeChunk, encodeChunkTerms, facetTokens, INDEX_FIELDS } from '../../src/search/chunk-index.js';
 import { normBrand, normModel } from '../../src/text/normalise.js';
 import { type DocumentSource, EXTRACTOR_VERSION } from '../extract-document.js';
+import type { CodeLineRecord } from '../facts/code-index.js';
 import type { ExtractedDocument } from '../types.js';
 
 export interface SnapshotImage {
@@ -100,6 +101,7 @@ export class BundleBuilder {
           e.excerptCells ? JSON.stringify(e.excerptCells) : null,
         );
       }
+      this.insertCodeLines(doc.id, brand, doc.codeLines, 'code_index');
       if (snapshots) this.insertSnapshots(doc.id, snapshots);
       this.indexChunks(doc.id, brand, doc.sidecar.language);
     });
@@ -156,6 +158,13 @@ export class BundleBuilder {
           `${id}.`,
           previousId,
         );
+      this.db
+        .prepare(
+          `INSERT INTO code_lines (document_id, brand, code, code_norm, page, meaning, excerpt, origin)
+           SELECT ?, ?, code, code_norm, page, meaning, excerpt, origin FROM previous.code_lines
+           WHERE document_id = ? AND origin = 'code_index' ORDER BY id`,
+        )
+        .run(id, this.brands.canonical(source.sidecar.brand), previousId);
       if (snapshots === 'copy') {
         this.db
           .prepare(
@@ -169,6 +178,47 @@ export class BundleBuilder {
     });
     copy();
     this.documents.push({ id: source.id, sidecar: source.sidecar });
+  }
+
+  /**
+   * Writes the maintainer's corrections of a document already added (its sidecar's `corrections`, checked
+   * on their pages by the caller).
+   */
+  addCorrections(documentId: string, brandName: string, records: readonly CodeLineRecord[]): void {
+    this.db.transaction(() =>
+      this.insertCodeLines(documentId, this.brands.canonical(brandName), records, 'maintainer'),
+    )();
+  }
+
+  /** Copies a document's corrections from the previous bundle (a failed file keeping its previous version whole). */
+  copyPreviousCorrections(documentId: string, previousId: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO code_lines (document_id, brand, code, code_norm, page, meaning, excerpt, origin)
+         SELECT ?, brand, code, code_norm, page, meaning, excerpt, origin FROM previous.code_lines
+         WHERE document_id = ? AND origin = 'maintainer' ORDER BY id`,
+      )
+      .run(documentId, previousId);
+  }
+
+  /** The text of a document's pages in the previous bundle (what a reused document's corrections are checked on). */
+  previousPageTexts(previousId: string): Map<number, string> {
+    if (!this.previousAttached) return new Map();
+    const rows = this.db
+      .prepare('SELECT page, text FROM previous.pages WHERE document_id = ?')
+      .all(previousId) as { page: number; text: string }[];
+    return new Map(rows.map((r) => [r.page, r.text]));
+  }
+
+  /** The code index of a document in the previous bundle. */
+  previousCodeLines(previousId: string): CodeLineRecord[] {
+    if (!this.previousAttached) return [];
+    return this.db
+      .prepare(
+        `SELECT code, page, meaning, excerpt FROM previous.code_lines
+         WHERE document_id = ? AND origin = 'code_index' ORDER BY id`,
+      )
+      .all(previousId) as CodeLineRecord[];
   }
 
   /** Pages, chunks and codes now held for a document: what a reused document contributes. */
@@ -241,6 +291,20 @@ export class BundleBuilder {
         JSON.stringify(warnings),
         source.extractorVersion,
       );
+  }
+
+  private insertCodeLines(
+    documentId: string,
+    brand: string,
+    records: readonly CodeLineRecord[],
+    origin: 'code_index' | 'maintainer',
+  ): void {
+    const stmt = this.db.prepare(
+      `INSERT INTO code_lines (document_id, brand, code, code_norm, page, meaning, excerpt, origin)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const r of records)
+      stmt.run(documentId, brand, r.code, normModel(r.code), r.page, r.meaning, r.excerpt, origin);
   }
 
   private insertSnapshots(documentId: string, snapshots: SnapshotImage[]): void {

@@ -12,6 +12,7 @@ import { decodedSizeProblem, pageCountProblem } from '../pdf/limits.js';
 import { openPdf, PdfOpenError } from '../pdf/open.js';
 import { noTextReason, textLayerProblem, textNeeded } from '../pdf/text-probe.js';
 import { SnapshotPool } from '../snapshots/index.js';
+import { checkCorrections } from './corrections.js';
 import { discoverManuals, type ManualFile } from './discover.js';
 import { type FieldProblem, readSidecar } from './sidecar-file.js';
 
@@ -263,7 +264,16 @@ async function ingestOne(
         snapshots = outcome.snapshots;
         warnings.push(...outcome.failures.map((f) => `page ${f.page}: no snapshot (${f.reason})`));
       }
+      const pages = ctx.builder.previousPageTexts(prev.id);
+      const corrections = checkCorrections(
+        sidecar.corrections,
+        sidecarResult.raw,
+        pages,
+        ctx.builder.previousCodeLines(prev.id),
+      );
+      if (!corrections.ok) return fail(corrections.problems);
       ctx.builder.reuseDocument(source, prev.id, snapshots, warnings);
+      ctx.builder.addCorrections(id, sidecar.brand, corrections.records);
       ctx.seenHashes.set(sha256, manual.pdf);
       ctx.seenIds.set(id, manual.pdf);
       const counts = ctx.builder.counts(id);
@@ -297,7 +307,11 @@ async function ingestOne(
     if (textChars < textNeeded(extracted.pageCount)) {
       return fail([{ field: '(pdf)', reason: await noTextReason(doc, []) }]);
     }
+    const pages = new Map(extracted.pages.map((p) => [p.page, p.text]));
+    const corrections = checkCorrections(sidecar.corrections, sidecarResult.raw, pages, extracted.codeLines);
+    if (!corrections.ok) return fail(corrections.problems);
     ctx.builder.addDocument(extracted, outcome ? outcome.snapshots : null);
+    ctx.builder.addCorrections(id, sidecar.brand, corrections.records);
     ctx.seenHashes.set(sha256, manual.pdf);
     ctx.seenIds.set(id, manual.pdf);
     return {
@@ -366,6 +380,7 @@ function keepPrevious(
   };
   const warnings = JSON.parse(prev.warnings_json) as string[];
   ctx.builder.reuseDocument(source, prev.id, ctx.pool && prev.has_snapshots ? 'copy' : 'none', warnings);
+  ctx.builder.copyPreviousCorrections(id, prev.id);
   ctx.seenHashes.set(prev.sha256, pdf);
   ctx.seenIds.set(id, pdf);
   return {

@@ -1,7 +1,7 @@
 import { excerptStands } from '../text/excerpt-cells.js';
 import { containsVerbatim } from '../text/normalise.js';
 import type { BundleReader } from './reader.js';
-import type { ChunkRow, ErrorCodeRow } from './schema.js';
+import type { ChunkRow, CodeLineRow, ErrorCodeRow } from './schema.js';
 
 export interface BundleInfo {
   file: string;
@@ -174,6 +174,24 @@ export function verifyBundle(reader: BundleReader): VerifyReport {
       for (const id of [e.chunk_id, e.procedure_chunk_id]) {
         if (id && !reader.chunk(id)) fail(`${e.document_id} ${e.code}: chunk ${id} does not exist`);
       }
+    }
+  });
+  check("indexed code lines and maintainer's codes stand on their pages", (fail) => {
+    const rows = db.prepare('SELECT * FROM code_lines').iterate() as IterableIterator<CodeLineRow>;
+    for (const l of rows) {
+      const page = reader.page(l.document_id, l.page);
+      if (!page) {
+        fail(`${l.document_id} ${l.code} (${l.origin}): page ${l.page} does not exist`);
+        continue;
+      }
+      if (!containsVerbatim(page.text, l.code))
+        fail(`${l.document_id} ${l.code} (${l.origin}): code not found on page ${l.page}`);
+      // Every line of the row or line(s) kept, each verbatim on the page, and the whole as one run.
+      if (
+        !l.excerpt.split('\n').every((line) => containsVerbatim(page.text, line)) ||
+        !containsVerbatim(page.text, l.excerpt)
+      )
+        fail(`${l.document_id} ${l.code} (${l.origin}): line not verbatim on page ${l.page}`);
     }
   });
   check('every page has a snapshot', (fail, settle) => {

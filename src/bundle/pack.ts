@@ -71,6 +71,7 @@ export function writePack(
           SELECT rowid, id, document_id, page_start, page_end, section_path, kind, text, boxes_json
           FROM src.chunks WHERE document_id IN (${docs});
         INSERT INTO error_codes SELECT * FROM src.error_codes WHERE document_id IN (${docs});
+        INSERT INTO code_lines SELECT * FROM src.code_lines WHERE document_id IN (${docs});
         INSERT INTO snapshots SELECT * FROM src.snapshots WHERE document_id IN (${docs});
         INSERT INTO chunk_terms SELECT * FROM src.chunk_terms WHERE chunk_rowid IN (SELECT rowid FROM chunks);
         INSERT INTO chunk_term_counts SELECT * FROM src.chunk_term_counts;

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { boundedDistance, type ChunkTerms, decodeChunkTerms, INDEX_FIELDS } from '../search/chunk-index.js';
 import {
   type ChunkRow,
+  type CodeLineRow,
   type DocumentRow,
   type ErrorCodeRow,
   FORMAT_VERSION,
@@ -144,6 +145,9 @@ export class BundleReader {
         codes: this.db.prepare(
           'SELECT * FROM error_codes WHERE brand = ? AND code_norm = ? ORDER BY document_id, id',
         ),
+        codeLines: this.db.prepare(
+          'SELECT * FROM code_lines WHERE brand = ? AND code_norm = ? AND origin = ? ORDER BY document_id, id',
+        ),
         snapshot: this.db.prepare('SELECT * FROM snapshots WHERE document_id = ? AND page = ?'),
         brandAlias: this.db.prepare('SELECT brand FROM brand_aliases WHERE norm = ?'),
         modelByNorm: this.db.prepare('SELECT * FROM models WHERE brand = ? AND norm = ?'),
@@ -235,6 +239,11 @@ export class BundleReader {
   /** Error-code rows of a brand (canonical name) for a normalised code. */
   errorCodes(brand: string, codeNorm: string): ErrorCodeRow[] {
     return this.stmts.codes.all(brand, codeNorm) as ErrorCodeRow[];
+  }
+
+  /** Code-index lines (or maintainer corrections) of a brand for a normalised code. */
+  codeLines(brand: string, codeNorm: string, origin: CodeLineRow['origin']): CodeLineRow[] {
+    return this.stmts.codeLines.all(brand, codeNorm, origin) as CodeLineRow[];
   }
 
   snapshot(documentId: string, page: number): SnapshotRow | undefined {

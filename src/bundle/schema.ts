@@ -2,7 +2,7 @@
  * The bundle's SQLite schema: one module shared by the writer (pipeline) and the reader (runtime), so the
  * two cannot drift. Bump FORMAT_VERSION on any change a reader of the previous version would misread.
  */
-export const FORMAT_VERSION = 7;
+export const FORMAT_VERSION = 8;
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -112,6 +112,23 @@ CREATE TABLE error_codes (
 );
 CREATE INDEX error_codes_lookup ON error_codes(brand, code_norm);
 
+-- The code index (pipeline/facts/code-index.ts): every code-shaped token opening a table cell, a line or a
+-- list item, with its row or line verbatim; and the codes a sidecar's maintainer lists (\`corrections\`),
+-- checked on their page at ingest. Answers come from here only where the table reader found nothing
+-- (origin 'code_index'), or first of all (origin 'maintainer').
+CREATE TABLE code_lines (
+  id INTEGER PRIMARY KEY,
+  document_id TEXT NOT NULL REFERENCES documents(id),
+  brand TEXT NOT NULL,
+  code TEXT NOT NULL,                     -- as printed
+  code_norm TEXT NOT NULL,
+  page INTEGER NOT NULL,
+  meaning TEXT NOT NULL,                  -- the words after the code in its row or line, or the maintainer's
+  excerpt TEXT NOT NULL,                  -- the row or line(s), verbatim on page
+  origin TEXT NOT NULL                    -- 'code_index' | 'maintainer'
+);
+CREATE INDEX code_lines_lookup ON code_lines(brand, code_norm);
+
 CREATE TABLE snapshots (
   document_id TEXT NOT NULL REFERENCES documents(id),
   page INTEGER NOT NULL,
@@ -215,6 +232,18 @@ export interface ErrorCodeRow {
   procedure_page_end: number | null;
   /** A table row's cells ({label, lines}), whose text the excerpt is; null for a prose excerpt. */
   excerpt_cells_json: string | null;
+}
+
+export interface CodeLineRow {
+  id: number;
+  document_id: string;
+  brand: string;
+  code: string;
+  code_norm: string;
+  page: number;
+  meaning: string;
+  excerpt: string;
+  origin: 'code_index' | 'maintainer';
 }
 
 export interface PageRow {

@@ -61,7 +61,14 @@ export function formatDiagnostic(d: DiagnosticResponse, style: Style, suggestion
       const match =
         d.model && d.model.match !== 'exact' ? ` (${d.model.match} match for “${d.model.query}”)` : '';
       const range = d.model?.range ? ` · ${d.model.range}` : '';
-      out.para(s.dim(`${who}${range}${match} · confidence ${d.confidence.band}`));
+      // An answer not read from a code table says where it comes from, so the line is read with care.
+      const origin =
+        d.origin === 'code_index'
+          ? ' · from the line the code opens, not read as a table row'
+          : d.origin === 'maintainer'
+            ? ' · listed by the corpus maintainer'
+            : '';
+      out.para(s.dim(`${who}${range}${match} · confidence ${d.confidence.band}${origin}`));
       if (d.excerpt) {
         out.blank();
         excerptLines(out, d.excerpt);

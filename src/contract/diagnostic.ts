@@ -33,6 +33,17 @@ export const Confidence = z
   .meta({ id: 'Confidence' });
 export type Confidence = z.infer<typeof Confidence>;
 
+export const AnswerOrigin = z
+  .enum(['reader', 'code_index', 'maintainer'])
+  .describe(
+    "where the answer's reading comes from: `reader`, a row of a code table as the manual's tables were read; " +
+      '`code_index`, the row or line a code opens on its page, verbatim, used only where the table reader found ' +
+      'nothing for the code (its confidence is `low`); `maintainer`, a code the corpus maintainer listed for ' +
+      'the manual, checked at ingest to stand on its page. Null when there is no answer',
+  )
+  .meta({ id: 'AnswerOrigin' });
+export type AnswerOrigin = z.infer<typeof AnswerOrigin>;
+
 export const Excerpt = z
   .object({
     text: z.string().describe('verbatim text of the manual, as it stands on `page`'),
@@ -88,6 +99,7 @@ export const DiagnosticResponse = z
     error_code: z.string().describe('the code as printed in the manual when found, else as normalised'),
     title: z.string().nullable().describe("the code's meaning as printed"),
     excerpt: Excerpt.nullable().describe('only for `answer`'),
+    origin: AnswerOrigin.nullable(),
     causes: z.array(z.string()),
     steps: z.array(Step),
     part: Part.nullable(),

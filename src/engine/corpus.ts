@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import type { BundleReader, ModelRow, RangeRow } from '../bundle/reader.js';
-import type { ChunkRow, DocumentRow, ErrorCodeRow } from '../bundle/schema.js';
+import type { ChunkRow, CodeLineRow, DocumentRow, ErrorCodeRow } from '../bundle/schema.js';
 import { type Citation, type ProcedureCitation, pageResourceUri, snapshotUrl } from '../contract/common.js';
 import type { DocumentSummary, ModelSummary } from '../contract/documents.js';
 import type { DOC_TYPES, EQUIPMENT } from '../contract/sidecar.js';
 import { excerptStands } from '../text/excerpt-cells.js';
-import { normBrand, normModel, slugify } from '../text/normalise.js';
+import { containsVerbatim, normBrand, normModel, slugify } from '../text/normalise.js';
 
 /** An error-code row whose excerpt was checked to stand verbatim on its page, with parsed fields. */
 export interface CodeEntry {
@@ -16,6 +16,11 @@ export interface CodeEntry {
   part: { name: string; reference: string | null } | null;
   /** The language of the page the definition stands on (a manual may print several languages). */
   language: string;
+  /**
+   * Where the entry comes from: a row of the table reader, a line of the code index (a code opening a
+   * cell, line or list item), or a code the maintainer listed in the sidecar.
+   */
+  origin: 'reader' | 'code_index' | 'maintainer';
 }
 
 export interface ModelIndexEntry {
@@ -65,6 +70,14 @@ export class CorpusView {
     (key) => {
       const [brand, codeNorm] = key.split('\u0000') as [string, string];
       return this.findCodeEntries(brand, codeNorm);
+    },
+  );
+  private readonly lineMemo = memo<CodeEntry[]>(
+    4 * 2 ** 20,
+    (e) => 2 * JSON.stringify(e).length,
+    (key) => {
+      const [origin, brand, codeNorm] = key.split('\u0000') as [CodeLineRow['origin'], string, string];
+      return this.findLineEntries(brand, codeNorm, origin);
     },
   );
   private readonly verified = new Map<number, boolean>();
@@ -233,6 +246,38 @@ export class CorpusView {
     return out;
   }
 
+  /**
+   * Verified entries of the code index (`code_index`) or of the maintainer's corrections (`maintainer`)
+   * for one normalised code, in bundle order, shaped as reader entries: the row or line is the excerpt
+   * (checked to stand on its page, never on a navigation page), the words after the code the title.
+   */
+  lineEntries(brand: string, codeNorm: string, origin: CodeLineRow['origin']): CodeEntry[] {
+    return this.lineMemo.memo(`${origin}\u0000${brand}\u0000${codeNorm}`).value;
+  }
+
+  private findLineEntries(brand: string, codeNorm: string, origin: CodeLineRow['origin']): CodeEntry[] {
+    const out: CodeEntry[] = [];
+    for (const line of this.reader.codeLines(brand, codeNorm, origin)) {
+      if (this.isNavigationPage(line.document_id, line.page)) continue;
+      const page = this.reader.page(line.document_id, line.page);
+      if (!page || !containsVerbatim(page.text, line.excerpt)) continue;
+      const first = line.excerpt.split('\n')[0]!;
+      const chunk = this.reader
+        .chunksOnPage(line.document_id, line.page)
+        .find((c) => containsVerbatim(c.text, first));
+      out.push({
+        row: lineRow(line, chunk?.id ?? null),
+        language: page.language,
+        pages: [line.page],
+        causes: [],
+        steps: [],
+        part: null,
+        origin,
+      });
+    }
+    return out;
+  }
+
   /** Error-code rows whose excerpt was not found on its page: never served, counted for diagnosis. */
   get unverifiedRows(): number {
     return this.unverifiedCount;
@@ -377,11 +422,38 @@ function toDocumentSummary(d: DocumentRow): DocumentSummary {
   };
 }
 
+/**
+ * A code-index line (or a maintainer's correction) as an error-code row. Its id is negative, the line's
+ * id negated, so that memos keyed by row id never confuse it with a reader's row.
+ */
+function lineRow(line: CodeLineRow, chunkId: string | null): ErrorCodeRow {
+  return {
+    id: -line.id,
+    document_id: line.document_id,
+    brand: line.brand,
+    code: line.code,
+    code_norm: line.code_norm,
+    title: line.meaning,
+    causes_json: '[]',
+    steps_json: '[]',
+    part_json: null,
+    excerpt: line.excerpt,
+    page: line.page,
+    pages_json: JSON.stringify([line.page]),
+    chunk_id: chunkId,
+    procedure_chunk_id: null,
+    procedure_page_start: null,
+    procedure_page_end: null,
+    excerpt_cells_json: null,
+  };
+}
+
 function toEntry(row: ErrorCodeRow, language: string): CodeEntry {
   const steps = parseJson<{ order: number; text: string; safety: string | null }[]>(row.steps_json, []);
   return {
     row,
     language,
+    origin: 'reader',
     pages: parseJson<number[]>(row.pages_json, [row.page]),
     causes: parseJson<string[]>(row.causes_json, []),
     steps: steps.map((s, i) => ({ order: s.order ?? i + 1, text: s.text, safety: s.safety ?? null })),

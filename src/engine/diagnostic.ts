@@ -13,8 +13,9 @@ import type {
   StrictDiagnosticResponse,
   StrictModelMatch,
 } from '../contract/models.js';
-import { codeVariants, normModel } from '../text/normalise.js';
+import { normModel } from '../text/normalise.js';
 import { contentWords, sameReading } from '../text/readings.js';
+import { findIn, findSourced } from './code-sources.js';
 import type { CodeEntry, CorpusView } from './corpus.js';
 import { type Resolution, resolveModel } from './models.js';
 
@@ -27,6 +28,8 @@ const ANSWER_SCORE = { exact: 0.95, alias: 0.9, fuzzy: 0.6 } as const;
 /** An answer without a model: every manual that documents the code says the same thing. */
 const SHARED_ENTRY_SCORE = 0.75;
 const VARIANT_PENALTY = 0.1;
+/** An answer from the code index (a code's row or line, not read as a table row): at most a low band. */
+const CODE_INDEX_SCORE = 0.45;
 const UNAPPROVED_PENALTY = 0.1;
 
 export function band(score: number): Confidence['band'] {
@@ -45,17 +48,7 @@ export function findEntries(
   code: string,
   documents?: ReadonlySet<string>,
 ): { entries: CodeEntry[]; variant: boolean } {
-  const keep = (list: CodeEntry[]) =>
-    documents ? list.filter((e) => documents.has(e.row.document_id)) : list;
-  const primary = normModel(code);
-  const exact = keep(view.codeEntries(brand, primary));
-  if (exact.length > 0) return { entries: exact, variant: false };
-  const out: CodeEntry[] = [];
-  for (const v of codeVariants(code)) {
-    if (v === primary) continue;
-    out.push(...keep(view.codeEntries(brand, v)));
-  }
-  return { entries: out, variant: out.length > 0 };
+  return findIn((norm) => view.codeEntries(brand, norm), code, documents);
 }
 
 /** Orders entries by the manual a technician would rather read: language asked, approved, then bundle order. */
@@ -117,6 +110,7 @@ function empty(
     error_code,
     title: null,
     excerpt: null,
+    origin: null,
     causes: [],
     steps: [],
     part: null,
@@ -234,6 +228,7 @@ function answerFrom(
   let score = model ? ANSWER_SCORE[model.match] : SHARED_ENTRY_SCORE;
   if (variant) score -= VARIANT_PENALTY;
   if (!doc.approved) score -= UNAPPROVED_PENALTY;
+  if (chosen.origin === 'code_index') score = Math.min(score, CODE_INDEX_SCORE);
   return {
     state: 'answer',
     confidence: confidence(score),
@@ -242,6 +237,7 @@ function answerFrom(
     error_code: chosen.row.code,
     title: chosen.row.title,
     excerpt: { text: chosen.row.excerpt, document_id: chosen.row.document_id, page: chosen.row.page },
+    origin: chosen.origin,
     causes: chosen.causes,
     steps: chosen.steps,
     part: chosen.part,
@@ -267,7 +263,7 @@ function elsewhere(
   language: string | undefined,
   parts: { model: ModelMatch | null; candidates: ModelRow[] | null; score: number; question?: string },
 ): DiagnosticResponse {
-  const { entries, variant } = findEntries(view, brand, code);
+  const { entries, variant } = findSourced(view, brand, code);
   if (entries.length === 0) {
     return empty('unknown_code', parts.model ? 0.7 : 0.6, {
       brand,
@@ -378,7 +374,7 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
     case 'model': {
       const match = modelMatch(view, r);
       const docs = new Set(view.documentsOfModel(r.model.id));
-      const own = findEntries(view, r.brand, input.error_code, docs);
+      const own = findSourced(view, r.brand, input.error_code, docs);
       if (own.entries.length > 0) {
         return answerFrom(
           view,
@@ -426,7 +422,11 @@ export function diagnoseStrict(view: CorpusView, input: StrictDiagnosticRequest)
     .map((id) => view.documentSummary(id)!)
     .filter((d) => d.approved);
   if (sources.length === 0) return { ...none(null), model };
-  const own = findEntries(view, r.brand, input.error_code, new Set(sources.map((d) => d.document_id)));
+  // Strict answers: the manuals' tables and the maintainer's corrections, never the code index.
+  const own = findSourced(view, r.brand, input.error_code, new Set(sources.map((d) => d.document_id)), [
+    'maintainer',
+    'reader',
+  ]);
   if (own.entries.length === 0) {
     return { status: 'code_not_in_source', reason: null, model, sources, diagnostic: null, billable: false };
   }

@@ -237,6 +237,7 @@ function toExtracted(spec: DocSpec): ExtractedDocument {
     pages,
     chunks,
     errorCodes,
+    codeLines: [],
     warnings: [],
   };
 }

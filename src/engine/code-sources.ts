@@ -1,0 +1,58 @@
+/**
+ * The sources of a code's readings, in the order they answer: the maintainer's corrections (a sidecar's
+ * `corrections`) replace what the table reader read in their manual; the reader's rows come next; the code
+ * index (the row or line a code opens on its page) answers only where neither has anything for the code in
+ * the manuals asked about.
+ */
+import { codeVariants, normModel } from '../text/normalise.js';
+import type { CodeEntry, CorpusView } from './corpus.js';
+
+export type CodeSource = CodeEntry['origin'];
+
+/** A code's entries from one lookup: the printed form first, the other zero padding only if absent. */
+export function findIn(
+  lookup: (codeNorm: string) => CodeEntry[],
+  code: string,
+  documents?: ReadonlySet<string>,
+): { entries: CodeEntry[]; variant: boolean } {
+  const keep = (list: CodeEntry[]) =>
+    documents ? list.filter((e) => documents.has(e.row.document_id)) : list;
+  const primary = normModel(code);
+  const exact = keep(lookup(primary));
+  if (exact.length > 0) return { entries: exact, variant: false };
+  const out: CodeEntry[] = [];
+  for (const v of codeVariants(code)) {
+    if (v === primary) continue;
+    out.push(...keep(lookup(v)));
+  }
+  return { entries: out, variant: out.length > 0 };
+}
+
+/**
+ * A code's entries among some documents (all of the brand's without `documents`) from the sources asked:
+ * the maintainer's entries, with the reader's entries of the other documents, else the code index's.
+ */
+export function findSourced(
+  view: CorpusView,
+  brand: string,
+  code: string,
+  documents?: ReadonlySet<string>,
+  sources: readonly CodeSource[] = ['maintainer', 'reader', 'code_index'],
+): { entries: CodeEntry[]; variant: boolean } {
+  const maintainer = sources.includes('maintainer')
+    ? findIn((n) => view.lineEntries(brand, n, 'maintainer'), code, documents)
+    : { entries: [], variant: false };
+  const corrected = new Set(maintainer.entries.map((e) => e.row.document_id));
+  const reader = sources.includes('reader')
+    ? findIn((n) => view.codeEntries(brand, n), code, documents)
+    : { entries: [], variant: false };
+  const read = reader.entries.filter((e) => !corrected.has(e.row.document_id));
+  if (maintainer.entries.length + read.length > 0) {
+    return {
+      entries: [...maintainer.entries, ...read],
+      variant: maintainer.entries.length > 0 ? maintainer.variant : reader.variant,
+    };
+  }
+  if (!sources.includes('code_index')) return { entries: [], variant: false };
+  return findIn((n) => view.lineEntries(brand, n, 'code_index'), code, documents);
+}
