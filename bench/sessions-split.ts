@@ -3,8 +3,9 @@
  *
  *   npm run bench:sessions-split [-- --seed S] [--json] [--in-sample-cases]
  *
- * Each format's cases (v2, v3, AM) are ordered by a digest of the seed and the case key, and the first
- * half (rounded up) is the in-sample half: knowledge and policy changes may be written while reading its
+ * Each format's cases (v2, v3, AM) are ordered by a digest of the seed and the case id, and the first
+ * half (rounded up) is the in-sample half (one installation written in two formats ranks the same in both,
+ * so it is not read in one and held out in the other): knowledge and policy changes may be written while reading its
  * per-case paths (`--in-sample-cases` prints them). The held-out half is only ever reported as totals,
  * so a change can be judged on cases nobody looked at while making it. The figures of all the cases are
  * printed beside both halves. Metrics: bench/sessions-eval.ts.
@@ -40,7 +41,7 @@ export function splitCases(cases: BenchCase[], seed: string): Split {
   for (const format of formats) {
     const ordered = cases
       .filter((c) => c.format === format)
-      .sort((a, b) => (rank(seed, a.key) < rank(seed, b.key) ? -1 : 1));
+      .sort((a, b) => (rank(seed, a.id) < rank(seed, b.id) ? -1 : 1));
     const half = Math.ceil(ordered.length / 2);
     split.inSample.push(...ordered.slice(0, half));
     split.heldOut.push(...ordered.slice(half));
