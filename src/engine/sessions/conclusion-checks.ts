@@ -61,6 +61,14 @@ export function couldUnseat(
   });
 }
 
+/**
+ * What asking the check costs when choosing among checks: its cost, plus the instrument penalty when
+ * it needs a meter the installation does not carry (so, at equal information, a look comes first).
+ */
+export function selectionCost(model: SessionModel, a: ModelAction): number {
+  return a.cost + (a.instrument ? (model.settings.instrumentPenalty ?? 0) : 0);
+}
+
 /** Total variation distance between two outcome rows. */
 export function distance(a: number[], b: number[]): number {
   return a.reduce((sum, x, i) => sum + Math.abs(x - (b[i] ?? 0)), 0) / 2;
@@ -91,7 +99,10 @@ export function separatingCheck(
       !inGroup.has(h.id) &&
       h.source !== 'manual' &&
       (p[h.id] ?? 0) >= rule.minRival &&
-      likelihood(h.id) >= rule.likelihoodRatio * likelihood(leader.id),
+      // A symptom-level leader (a low pressure) is told from every cause still holding a share, not
+      // only from those the evidence fits nearly as well: the reading that found the symptom is
+      // what the other causes of that symptom also show.
+      (leader.symptomLevel === true || likelihood(h.id) >= rule.likelihoodRatio * likelihood(leader.id)),
   );
   if (rivals.length === 0) return undefined;
   let best: ModelAction | undefined;

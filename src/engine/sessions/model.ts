@@ -131,6 +131,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
         remedy: c.remedy,
         citations: citationsOf(quotes),
         quotes,
+        ...(c.symptom_level ? { symptomLevel: true } : {}),
       };
     }),
     ...manual.unmatched.map((m) => ({
@@ -231,6 +232,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       citations: citationsOf(quotes),
       quotes,
       ...partOf(a),
+      ...(a.instrument ? { instrument: a.instrument } : {}),
     };
   });
 
@@ -307,6 +309,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
           }
         : {}),
       escalationCost: s.cost.escalation,
+      ...(s.selection.instrument_penalty > 0 ? { instrumentPenalty: s.selection.instrument_penalty } : {}),
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },
     symptoms,

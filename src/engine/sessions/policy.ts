@@ -1,4 +1,4 @@
-import { canRuleOut, couldUnseat, separatingCheck } from './conclusion-checks.js';
+import { canRuleOut, couldUnseat, selectionCost, separatingCheck } from './conclusion-checks.js';
 import { type Distribution, expectedGain } from './inference.js';
 import { RESIDUAL_ID } from './model.js';
 import {
@@ -48,11 +48,12 @@ function bestByGainPerCost(
   for (const action of actions) {
     const gain = expectedGain(model, p, action);
     if (gain < minGain || gain <= 0) continue;
-    const score = gain / action.cost;
+    const cost = selectionCost(model, action);
+    const score = gain / cost;
     if (
       !best ||
       score > best.score + EPSILON ||
-      (Math.abs(score - best.score) <= EPSILON && action.cost < best.action.cost)
+      (Math.abs(score - best.score) <= EPSILON && cost < selectionCost(model, best.action))
     ) {
       best = { action, gain, score };
     }
@@ -170,7 +171,21 @@ export function decide(s: Situation): Decision {
       fixed.map((h) => h.id),
     );
     if (repair && fixed.length > 0 && cleared >= settings.threshold - EPSILON) {
-      return finish(s, 'concluded', 'repair_resolved', topHypothesis(model, p, fixed), repair);
+      const cause = topHypothesis(model, p, fixed);
+      // Restoring a symptom (topping up the pressure) clears it today whatever caused it: the check
+      // that tells a one-off from a recurring cause comes first, and the case settles on the symptom,
+      // or on a cause the repair merely masked (a vessel that lost its charge), only when that cause
+      // holds the threshold on its own.
+      const masking = fixed.some((h) => h.symptomLevel);
+      if (masking && withinBudget && !stuck) {
+        const group = heaviestRemedyGroup(model, p);
+        const separating = separatingCheck(s, { ...group, top: cause }, open.filter(isInformation));
+        if (separating) return { kind: 'ask', actionId: separating.id };
+      }
+      if (masking && (p[cause.id] ?? 0) < settings.threshold - EPSILON) continue;
+      // A masked cause is concluded with its own remedy, not with the repair that hid it.
+      const own = masking && cause.remedy !== repair.id ? actionById(model, cause.remedy) : undefined;
+      return finish(s, 'concluded', 'repair_resolved', cause, own ?? repair);
     }
   }
 
