@@ -1,6 +1,7 @@
 import type { Citation } from '../../contract/common.js';
 import type { Action, Cause } from './knowledge-schema.js';
 import { addQuote, citationsOf, placed, sameCitation } from './quotes.js';
+import { designatorsOf, stepActions } from './step-actions.js';
 import { bestMatches, normaliseText } from './text-match.js';
 import type { ManualFact, ManualPart, ModelHypothesis, Quote } from './types.js';
 
@@ -57,6 +58,7 @@ export function analyseManual(facts: ManualFact[], causes: Cause[], actions: Act
   const parts = new Map<string, ManualPart>();
 
   facts.forEach((fact, factIndex) => {
+    const names = designatorsOf(fact);
     const listed: string[] = [];
     fact.causes.forEach((text, i) => {
       if (!text.trim()) return;
@@ -105,7 +107,7 @@ export function analyseManual(facts: ManualFact[], causes: Cause[], actions: Act
       const text = step.text.trim();
       // A step that names a cause ("points to a blocked circulator") is the page that supports it.
       for (const cause of bestMatches(causes, step.text)) addQuote(mentioned, cause.id, text, at);
-      const winners = bestMatches(actions, step.text);
+      const winners = stepActions(actions, step, names);
       if (winners.length > 0) {
         for (const action of winners) {
           addQuote(actionQuotes, action.id, text, at);
