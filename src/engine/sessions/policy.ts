@@ -236,7 +236,9 @@ export function decide(s: Situation): Decision {
   // A glance (the gauge, the display) is always worth its minute or two; for the other quick readings
   // the bar rises as the technician fails to read what is asked: the case may not have it to hand.
   const quickGain = settings.quickMinGain ?? 1;
-  const glances = askable.filter((a) => a.minutes <= (settings.glanceMinutes ?? 0));
+  // A reading that needs a meter the installation does not carry is never a glance nor a quick reading:
+  // it is chosen, like any longer check, by its information per minute.
+  const glances = askable.filter((a) => a.minutes <= (settings.glanceMinutes ?? 0) && !a.instrument);
   // The glance's bar is the plain minimum gain: tying it to the quick-reading bar let a raised bar
   // push the gauge behind longer checks, against the rule that it comes first.
   const quick =
@@ -244,7 +246,7 @@ export function decide(s: Situation): Decision {
     bestByGainPerCost(
       model,
       p,
-      askable.filter((a) => a.minutes <= (settings.quickMinutes ?? 0)),
+      askable.filter((a) => a.minutes <= (settings.quickMinutes ?? 0) && !a.instrument),
       quickGain / s.readable,
     );
   if (quick && quick.action.id === bestObservation?.action.id)
