@@ -182,17 +182,49 @@ describe('citations of guided sessions on the demo manuals', () => {
     });
     const summary = await call<SessionSummary>('GET', `/v2/diagnostic-sessions/${s.id}/summary`);
     expect(summary.manual_coverage.status).toBe('entry');
-    // Every step of the walk keeps the warnings of the manual's steps it stands for.
+    // Every step of the walk keeps the warnings of the manual's steps it stands for (the walk reaches
+    // the flow switch's check, the step the warning belongs to, on a unit whose flow switch is faulty).
     let t = s;
     const warnings: string[] = [];
-    for (let turn = 0; t.next_action && turn < 14; turn++) {
+    for (let turn = 0; t.next_action && turn < 20; turn++) {
       if (t.next_action.safety) warnings.push(t.next_action.safety);
       t = await call<Session>('POST', `/v2/diagnostic-sessions/${t.id}/responses`, {
         action_id: t.next_action.id,
-        unknown: true,
+        value: answerFor(t.next_action, FAULTY_FLOW_SWITCH),
       });
     }
     expect(warnings.join(' ')).toContain('keep hands away from terminals L and N');
+  });
+
+  it("puts a step's warning on the action that stands for that step, and on no other", async () => {
+    let s = await call<Session>('POST', '/v2/diagnostic-sessions', {
+      brand: 'Demotherm',
+      model: 'DT-AW080-M',
+      error_code: 'E9',
+    });
+    const warned: NextAction[] = [];
+    const shown: NextAction[] = [];
+    for (let turn = 0; s.next_action && turn < 20; turn++) {
+      shown.push(s.next_action);
+      if (s.next_action.safety?.includes('keep hands away from terminals L and N'))
+        warned.push(s.next_action);
+      s = await call<Session>('POST', `/v2/diagnostic-sessions/${s.id}/responses`, {
+        action_id: s.next_action.id,
+        value: answerFor(s.next_action, FAULTY_FLOW_SWITCH),
+      });
+    }
+    expect(warned.length).toBeGreaterThan(0);
+    // The warning belongs to the step that opens the control box and measures the flow switch with the
+    // power on: an action carries it only when it quotes that step, and the step's own check does.
+    for (const action of warned) {
+      expect(action.quotes.map((q) => q.excerpt).join(' ')).toContain('disconnect CN9 and measure FS1');
+      // The step measures the flow switch FS1: not the supply it isolates first, nor the circulator
+      // that runs meanwhile (where a keyword count used to put it).
+      expect(action.label.toLowerCase()).toContain('flow switch');
+    }
+    const others = shown.filter((a) => !a.quotes.some((q) => q.excerpt.includes('disconnect CN9')));
+    expect(others.length).toBeGreaterThan(0);
+    for (const action of others) expect(action.safety ?? '').not.toContain('terminals L and N');
   });
 
   it('says first when no manual of the brand, the model or the code is known', async () => {

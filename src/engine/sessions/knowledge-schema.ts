@@ -124,6 +124,18 @@ export type ActionKind = z.infer<typeof ActionKind>;
 export const EscalationTarget = z.enum(['manufacturer_service', 'warranty', 'design_office', 'electrician']);
 export type EscalationTarget = z.infer<typeof EscalationTarget>;
 
+export const Instrument = z.enum([
+  'thermometer',
+  'flow_meter',
+  'pressure_gauge',
+  'multimeter',
+  'clamp_meter',
+  'insulation_tester',
+  'refrigerant_gauges',
+  'leak_detector',
+]);
+export type Instrument = z.infer<typeof Instrument>;
+
 export const Action = z
   .object({
     id: z.string().regex(/^[a-z][a-z0-9_]*$/),
@@ -151,6 +163,11 @@ export const Action = z
     warranty_relevant: z.boolean().default(false),
     escalation: EscalationTarget.optional(),
     requires: z.array(z.enum(['electrical_clearance', 'refrigerant_certificate'])).default([]),
+    /**
+     * The instrument the check needs that the installation does not carry (a thermometer, a flow meter,
+     * a multimeter...); absent for what a technician sees, hears, asks or reads on the unit itself.
+     */
+    instrument: Instrument.optional(),
     safety: Labels.optional(),
     /** Phrases that recognise this action in a manual's remedy steps. */
     keywords: Keywords,
@@ -170,6 +187,12 @@ export const Cause = z
     effects: z.record(z.string(), z.record(z.string(), Strength)),
     /** The action that removes the cause (a repair) or hands it on (an escalation). */
     remedy: z.string(),
+    /**
+     * The cause is a symptom other faults also produce (a low pressure: a leak, a vessel that lost its
+     * charge): it is concluded only once a check has told it from each cause that explains the same
+     * evidence, however the evidence compares, and a repair that restores the symptom does not settle it.
+     */
+    symptom_level: z.boolean().default(false),
   })
   .strict();
 export type Cause = z.infer<typeof Cause>;
@@ -268,6 +291,12 @@ export const Settings = z
         quick_minutes: z.number().min(0).default(0),
         glance_minutes: z.number().min(0).default(0),
         quick_min_gain: z.number().positive().default(0.05),
+        /**
+         * Minute-equivalents added, when choosing the next check only, to one that needs an instrument:
+         * at equal information, what anyone can see, hear or read on the unit comes first. Not a cost of
+         * the work (the repair order and the checks that could rule a part out keep the plain cost).
+         */
+        instrument_penalty: z.number().min(0).default(0),
         /** A check rules a cause out when one of its outcomes has likelihood ratio at most this. */
         rule_out_ratio: z.number().gt(0).lt(1),
         /** Unanswered steps in a row after which no further check is asked (0: never stop early). */

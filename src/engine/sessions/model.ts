@@ -1,268 +1,33 @@
 import { createHash } from 'node:crypto';
 import type { Citation } from '../../contract/common.js';
+import { type Action, type EquipmentKind, type Knowledge, quantityOutcomes } from './knowledge-schema.js';
+import { analyseManual, REPLACEMENT_WORDS } from './manual-analysis.js';
 import {
-  type Action,
-  type Cause,
-  type EquipmentKind,
-  type Knowledge,
-  type Labels,
-  type Quantity,
-  quantityOutcomes,
-} from './knowledge-schema.js';
-import { manualRange } from './manual-ranges.js';
+  baselineOf,
+  costOf,
+  effectRow,
+  expectedOf,
+  flattened,
+  nominalFor,
+  withReliability,
+} from './outcome-tables.js';
+import { citationsOf, sameCitation } from './quotes.js';
+import { manualRangesFor, withRange } from './sourced-ranges.js';
 import { readStatements } from './statements.js';
-import { anyPhraseOccurs, bestMatches, keywordScore, normaliseText, tokens } from './text-match.js';
+import { anyPhraseOccurs, keywordScore, tokens } from './text-match.js';
 import type {
   Expected,
-  ManualFact,
   ManualPart,
   ModelAction,
   ModelHypothesis,
   OutcomeTable,
   Quote,
-  QuotedAt,
-  RangeSource,
-  SessionContext,
   SessionInit,
   SessionModel,
   StatedEvidence,
 } from './types.js';
 
 export const RESIDUAL_ID = 'unknown';
-
-/** Verbs that make a manual step a part swap rather than a check. */
-const REPLACEMENT_WORDS = {
-  en: ['replace*', 'change the', 'exchange the', 'renew'],
-  fr: ['remplac*', 'changer l*', 'changer le', 'changer la'],
-  de: ['ersetz*', 'tausch*', 'austausch*', 'wechseln'],
-  es: ['sustitu*', 'reemplaz*', 'cambiar el', 'cambiar la'],
-  nl: ['vervang*'],
-};
-
-function costOf(k: Knowledge, a: Pick<Action, 'kind' | 'minutes' | 'invasiveness' | 'risk'>): number {
-  const c = k.settings.cost;
-  if (a.kind === 'escalate') return c.escalation;
-  return (
-    c.overhead_minutes +
-    a.minutes +
-    c.per_invasiveness_level * (a.invasiveness - 1) +
-    c.per_risk_level * a.risk
-  );
-}
-
-function normalise(values: number[]): number[] {
-  const total = values.reduce((s, v) => s + v, 0);
-  return values.map((v) => v / total);
-}
-
-function baselineOf(q: Quantity): number[] {
-  if (q.type === 'choice') return normalise(q.choices.map((c) => c.baseline));
-  if (q.type === 'boolean') return [q.baseline_true, 1 - q.baseline_true];
-  const defaults: Record<string, number> = { zero: 0.03, low: 0.1, normal: 0.77, high: 0.1 };
-  return normalise(quantityOutcomes(q).map((band) => q.baseline?.[band as 'low'] ?? defaults[band]!));
-}
-
-function nominalFor(q: Extract<Quantity, { type: 'number' }>, context: SessionContext): [number, number] {
-  for (const rule of q.nominal) {
-    const when = rule.when;
-    if (!when) return rule.range;
-    const emitterOk =
-      !when.emitter || (context.emitter !== undefined && when.emitter.includes(context.emitter));
-    const modeOk = !when.mode || (context.mode !== undefined && when.mode.includes(context.mode));
-    if (emitterOk && modeOk) return rule.range;
-  }
-  return q.nominal[q.nominal.length - 1]!.range;
-}
-
-function expectedOf(q: Quantity, context: SessionContext): Expected {
-  if (q.type === 'choice')
-    return { type: 'choice', choices: q.choices.map((c) => ({ id: c.id, label: c.label })) };
-  if (q.type === 'boolean') return { type: 'boolean' };
-  return {
-    type: 'number',
-    unit: q.unit,
-    nominal_range: nominalFor(q, context),
-    range_source: { kind: 'knowledge' },
-    plausible_range: q.plausible,
-    margin: q.margin,
-    zero: q.zero ?? null,
-    sided: q.sided,
-    absolute: q.absolute,
-  };
-}
-
-/** The residual and manual-only causes: no knowledge of their effects, so flatter than the baseline. */
-function flattened(baseline: number[], uniformMix: number): number[] {
-  const u = 1 / baseline.length;
-  return baseline.map((b) => (1 - uniformMix) * b + uniformMix * u);
-}
-
-function effectRow(k: Knowledge, q: Quantity, effects: Record<string, string>, baseline: number[]): number[] {
-  const outcomes = quantityOutcomes(q);
-  let shifted = 0;
-  const row = baseline.slice();
-  for (const strength of Object.values(effects)) shifted += k.settings.strengths[strength as 'weak'];
-  for (let i = 0; i < row.length; i++) row[i] = (1 - shifted) * row[i]!;
-  for (const [outcome, strength] of Object.entries(effects)) {
-    const i = outcomes.indexOf(outcome);
-    row[i] = row[i]! + k.settings.strengths[strength as 'weak'];
-  }
-  return row;
-}
-
-function withReliability(row: number[], baseline: number[], reliability: number): number[] {
-  if (reliability >= 1) return row;
-  return row.map((p, i) => reliability * p + (1 - reliability) * baseline[i]!);
-}
-
-interface ManualHypothesis {
-  hypothesis: ModelHypothesis;
-  /** Indices of the facts that list it. */
-  facts: number[];
-}
-
-interface ManualAnalysis {
-  /** Knowledge cause id -> the manual's causes that name it, each on its page. */
-  matched: Map<string, Quote[]>;
-  /** Knowledge cause ids the entries list (whether or not a page was found for the words). */
-  listed: Set<string>;
-  /** Knowledge cause id -> the steps that speak of it, on their pages (no effect on its prior). */
-  mentioned: Map<string, Quote[]>;
-  unmatched: ManualHypothesis[];
-  /** Knowledge action id -> the steps that describe it, on their pages. */
-  actionQuotes: Map<string, Quote[]>;
-  /** Knowledge action id -> the warnings the manual prints for the steps that describe it. */
-  actionSafety: Map<string, string[]>;
-  steps: {
-    factIndex: number;
-    order: number;
-    text: string;
-    safety: string | null;
-    citation: Citation | null;
-  }[];
-  /** Fact index -> ids of every hypothesis the fact lists. */
-  listedBy: Map<number, string[]>;
-  /** Knowledge cause id -> the part the manual names for it. */
-  parts: Map<string, ManualPart>;
-}
-
-/** The page that holds a text of an entry: its own (verified) page, the entry's, or none. */
-function placed(at: QuotedAt, fact: ManualFact): Citation | null {
-  return at === undefined ? fact.citation : at;
-}
-
-function addQuote(map: Map<string, Quote[]>, id: string, text: string, citation: Citation | null): void {
-  const list = map.get(id) ?? [];
-  map.set(id, list);
-  if (!citation) return;
-  if (!list.some((q) => q.text === text && sameCitation(q.citation, citation))) list.push({ text, citation });
-}
-
-export function sameCitation(a: Citation, b: Citation): boolean {
-  return a.document_id === b.document_id && a.page === b.page && a.page_end === b.page_end;
-}
-
-/** The distinct citations of quotes, in order. */
-export function citationsOf(quotes: Quote[]): Citation[] {
-  const out: Citation[] = [];
-  for (const q of quotes) if (!out.some((c) => sameCitation(c, q.citation))) out.push(q.citation);
-  return out;
-}
-
-function analyseManual(facts: ManualFact[], causes: Cause[], actions: Action[]): ManualAnalysis {
-  const matched = new Map<string, Quote[]>();
-  const listedCauses = new Set<string>();
-  const mentioned = new Map<string, Quote[]>();
-  const actionQuotes = new Map<string, Quote[]>();
-  const actionSafety = new Map<string, string[]>();
-  const byText = new Map<string, ManualHypothesis>();
-  const unmatched: ManualHypothesis[] = [];
-  const steps: ManualAnalysis['steps'] = [];
-  const listedBy = new Map<number, string[]>();
-  const parts = new Map<string, ManualPart>();
-
-  facts.forEach((fact, factIndex) => {
-    const listed: string[] = [];
-    fact.causes.forEach((text, i) => {
-      if (!text.trim()) return;
-      const printed = fact.causeQuotes?.[i];
-      const at = printed === undefined ? fact.citation : (printed?.citation ?? null);
-      const quoted = printed?.text ?? text.trim();
-      const winners = bestMatches(causes, text);
-      if (winners.length > 0) {
-        for (const cause of winners) {
-          addQuote(matched, cause.id, quoted, at);
-          listedCauses.add(cause.id);
-          listed.push(cause.id);
-        }
-        return;
-      }
-      const key = normaliseText(text);
-      let entry = byText.get(key);
-      if (!entry) {
-        entry = {
-          hypothesis: {
-            id: `manual-${unmatched.length + 1}`,
-            label: { en: text.trim(), fr: text.trim() },
-            source: 'manual',
-            prior: 0,
-            remedy: null,
-            citations: [],
-            quotes: [],
-          },
-          facts: [],
-        };
-        byText.set(key, entry);
-        unmatched.push(entry);
-      }
-      const quotes = entry.hypothesis.quotes!;
-      if (at && !quotes.some((q) => sameCitation(q.citation, at)))
-        quotes.push({ text: quoted, citation: at });
-      entry.hypothesis.citations = citationsOf(quotes);
-      entry.facts.push(factIndex);
-      listed.push(entry.hypothesis.id);
-    });
-    listedBy.set(factIndex, listed);
-
-    for (const step of [...fact.steps].sort((a, b) => a.order - b.order)) {
-      if (!step.text.trim()) continue;
-      const at = placed(step.citation, fact);
-      const text = step.text.trim();
-      // A step that names a cause ("points to a blocked circulator") is the page that supports it.
-      for (const cause of bestMatches(causes, step.text)) addQuote(mentioned, cause.id, text, at);
-      const winners = bestMatches(actions, step.text);
-      if (winners.length > 0) {
-        for (const action of winners) {
-          addQuote(actionQuotes, action.id, text, at);
-          // The manual's warning for the step goes with the action that stands for it.
-          if (step.safety) {
-            const list = actionSafety.get(action.id) ?? [];
-            if (!list.includes(step.safety)) list.push(step.safety);
-            actionSafety.set(action.id, list);
-          }
-        }
-      } else {
-        steps.push({ factIndex, order: step.order, text, safety: step.safety, citation: at });
-      }
-    }
-    // The part the entry names goes with the cause its name speaks of (a flow switch, a circulator).
-    if (fact.part)
-      for (const cause of bestMatches(causes, fact.part.name)) {
-        if (!parts.has(cause.id)) parts.set(cause.id, fact.part);
-      }
-  });
-  return {
-    matched,
-    listed: listedCauses,
-    mentioned,
-    unmatched,
-    actionQuotes,
-    actionSafety,
-    steps,
-    listedBy,
-    parts,
-  };
-}
 
 /** Symptoms whose keyword groups all occur in the description, the code and the manual's titles. */
 function recogniseSymptoms(k: Knowledge, text: string): string[] {
@@ -301,58 +66,6 @@ function statedEvidence(k: Knowledge, init: SessionInit, actions: ModelAction[])
     readable,
   );
   return stated.map((r) => ({ ...r, action_id: readingActionOf(actions, r.quantity)!.id }));
-}
-
-/** A repair's prompt with the range it restores, saying whether the manual or a general figure gives it. */
-function withRange(prompt: Labels, range: [number, number], unit: string, fromManual: boolean): Labels {
-  const [lo, hi] = range;
-  return {
-    en: `${prompt.en} ${fromManual ? 'The manual gives' : 'General figure (the manual gives none):'} ${lo} to ${hi} ${unit}.`,
-    fr: `${prompt.fr} ${fromManual ? 'Le manuel donne' : 'Valeur générale (le manuel n’en donne pas) :'} ${lo} à ${hi} ${unit}.`,
-  };
-}
-
-/**
- * The nominal ranges the manual's entry for the code states, by quantity: they replace the knowledge's
- * general figures when they are usable (inside the plausible range, wider than the soft margins).
- */
-function manualRangesFor(
-  facts: ManualFact[],
-  actions: Action[],
-  quantities: Map<string, Quantity>,
-  model: string,
-  context: SessionContext,
-): Map<string, { range: [number, number]; source: Extract<RangeSource, { kind: 'manual' }> }> {
-  const out = new Map<
-    string,
-    { range: [number, number]; source: Extract<RangeSource, { kind: 'manual' }> }
-  >();
-  if (facts.length === 0) return out;
-  const numbers = [...new Set(actions.map((a) => a.quantity).filter((id): id is string => !!id))]
-    .map((id) => quantities.get(id))
-    .filter((q): q is Extract<Quantity, { type: 'number' }> => q?.type === 'number');
-  for (const q of numbers) {
-    const readers = actions.filter((a) => a.quantity === q.id);
-    const found = manualRange(
-      facts,
-      {
-        unit: q.unit,
-        names: (sentence) => readers.some((a) => anyPhraseOccurs(a.keywords, tokens(sentence))),
-        onlyOfUnit: numbers.filter((o) => o.unit === q.unit).length === 1,
-      },
-      model,
-    );
-    if (!found) continue;
-    const general = nominalFor(q, context);
-    const low = found.low ?? Math.min(general[0], (found.high ?? general[1]) - 4 * q.margin);
-    const high = found.high ?? Math.max(general[1], low + 4 * q.margin);
-    if (low < q.plausible[0] || high > q.plausible[1] || high - low <= 2 * q.margin) continue;
-    out.set(q.id, {
-      range: [low, high],
-      source: { kind: 'manual', citation: found.citation, text: found.text, stated: [found.low, found.high] },
-    });
-  }
-  return out;
 }
 
 export function sessionId(knowledge: Knowledge, init: SessionInit): string {
@@ -418,6 +131,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
         remedy: c.remedy,
         citations: citationsOf(quotes),
         quotes,
+        ...(c.symptom_level ? { symptomLevel: true } : {}),
       };
     }),
     ...manual.unmatched.map((m) => ({
@@ -518,6 +232,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       citations: citationsOf(quotes),
       quotes,
       ...partOf(a),
+      ...(a.instrument ? { instrument: a.instrument } : {}),
     };
   });
 
@@ -594,6 +309,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
           }
         : {}),
       escalationCost: s.cost.escalation,
+      ...(s.selection.instrument_penalty > 0 ? { instrumentPenalty: s.selection.instrument_penalty } : {}),
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },
     symptoms,

@@ -13,7 +13,8 @@ import type {
   StatedReading,
 } from '../../contract/sessions.js';
 import type { Labels } from './knowledge-schema.js';
-import { RESIDUAL_ID, sameCitation } from './model.js';
+import { RESIDUAL_ID } from './model.js';
+import { sameCitation } from './quotes.js';
 import { posteriorsByTurn, statedInForce } from './session.js';
 import type { ModelAction, Quote, SessionState } from './types.js';
 

@@ -98,6 +98,8 @@ export interface ModelHypothesis {
   citations: Citation[];
   /** The manual's words behind the citations (absent in sessions stored before quotes). */
   quotes?: Quote[];
+  /** A symptom other causes also produce: concluded only once told from them (absent: no). */
+  symptomLevel?: boolean;
 }
 
 /** Where a nominal range comes from: the manual's entry for the code (cited), or our general knowledge. */
@@ -175,6 +177,8 @@ export interface ModelAction {
   quotes?: Quote[];
   /** The part the manual names for this replacement, with its reference and page. */
   part?: ManualPart;
+  /** The instrument the check needs that the installation does not carry (absent: none). */
+  instrument?: string;
 }
 
 export interface ModelSettings {
@@ -211,6 +215,8 @@ export interface ModelSettings {
   /** The check a conclusion waits for against a rival the evidence has not told apart (absent: none). */
   separation?: { likelihoodRatio: number; minRival: number; minDistance: number };
   escalationCost: number;
+  /** Added to the cost of a check needing an instrument when choosing what to ask (absent: 0). */
+  instrumentPenalty?: number;
   /** The reading a session opened on a code holds from the start (absent in older sessions). */
   codeReading?: { quantity: string; outcome: string };
 }

@@ -1,0 +1,125 @@
+/**
+ * Guided troubleshooting on a seeded half of each case format, with the other half held out.
+ *
+ *   npm run bench:sessions-split [-- --seed S] [--json] [--in-sample-cases]
+ *
+ * Each format's cases (v2, v3, AM) are ordered by a digest of the seed and the case id, and the first
+ * half (rounded up) is the in-sample half (one installation written in two formats ranks the same in both,
+ * so it is not read in one and held out in the other): knowledge and policy changes may be written while reading its
+ * per-case paths (`--in-sample-cases` prints them). The held-out half is only ever reported as totals,
+ * so a change can be judged on cases nobody looked at while making it. The figures of all the cases are
+ * printed beside both halves. Metrics: bench/sessions-eval.ts.
+ */
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
+import { PROJECT_ROOT } from '../src/project-path.js';
+import { type BenchCase, loadCases } from './sessions-cases.js';
+import { type CaseRow, runCase, type Summary, summarise } from './sessions-eval.js';
+import { DEFAULT_TAXONOMY_DIR, loadTaxonomy, taxonomyPresent } from './sessions-taxonomy.js';
+
+// Not imported from sessions.ts: importing that script would run it.
+const DEFAULT_CASES_DIR = path.resolve(PROJECT_ROOT, '../shared/hvac-bench/sessions');
+
+export const DEFAULT_SEED = 'heatsource-sessions-split-1';
+
+export interface Split {
+  inSample: BenchCase[];
+  heldOut: BenchCase[];
+}
+
+function rank(seed: string, key: string): string {
+  return createHash('sha256').update(`${seed}\u0000${key}`).digest('hex');
+}
+
+/** Half of each format in sample, the other half held out, by the seed alone (not by the cases' contents). */
+export function splitCases(cases: BenchCase[], seed: string): Split {
+  const split: Split = { inSample: [], heldOut: [] };
+  const formats = [...new Set(cases.map((c) => c.format))];
+  for (const format of formats) {
+    const ordered = cases
+      .filter((c) => c.format === format)
+      .sort((a, b) => (rank(seed, a.id) < rank(seed, b.id) ? -1 : 1));
+    const half = Math.ceil(ordered.length / 2);
+    split.inSample.push(...ordered.slice(0, half));
+    split.heldOut.push(...ordered.slice(half));
+  }
+  return split;
+}
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)} %`;
+}
+
+function row(name: string, s: Summary): string {
+  return `| ${name} | ${s.cases} | ${pct(s.conv3)} | ${pct(s.conv5)} | ${pct(s.top1)} | ${s.mean_actions.toFixed(2)} | ${pct(s.wrong_part_rate)} | ${pct(s.premature_closure_rate)} | ${pct(s.escalation_accuracy)} | ${pct(s.answered_rate)} |`;
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      seed: { type: 'string', default: DEFAULT_SEED },
+      cases: { type: 'string', default: DEFAULT_CASES_DIR },
+      taxonomy: { type: 'string', default: DEFAULT_TAXONOMY_DIR },
+      json: { type: 'boolean', default: false },
+      'in-sample-cases': { type: 'boolean', default: false },
+    },
+  });
+  if (
+    !statSync(values.cases, { throwIfNoEntry: false })?.isDirectory() ||
+    !taxonomyPresent(values.taxonomy)
+  ) {
+    console.error(
+      `bench:sessions-split: no cases at ${values.cases} or no taxonomy at ${values.taxonomy}: skipped`,
+    );
+    return;
+  }
+  const knowledge = loadKnowledge();
+  const taxonomy = loadTaxonomy(values.taxonomy);
+  const { cases } = loadCases(values.cases);
+  const split = splitCases(cases, values.seed);
+  const score = (list: BenchCase[]): CaseRow[] => list.map((c) => runCase(knowledge, taxonomy, c));
+  const inRows = score(split.inSample);
+  const outRows = score(split.heldOut);
+  const report = {
+    seed: values.seed,
+    knowledge_version: knowledge.version,
+    in_sample: summarise(inRows),
+    held_out: summarise(outRows),
+    all: summarise([...inRows, ...outRows]),
+  };
+  if (values.json) {
+    console.log(JSON.stringify(report));
+    return;
+  }
+  const lines = [
+    `Guided troubleshooting, half of each format held out (seed ${values.seed})`,
+    '',
+    '| set | cases | conv@3 | conv@5 | top-1 | mean actions | wrong part | premature closure | escalation accuracy | answered |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    row('in sample', report.in_sample),
+    row('held out', report.held_out),
+    row('all', report.all),
+  ];
+  if (values['in-sample-cases']) {
+    lines.push(
+      '',
+      '| in-sample case | truth | status | cause | turns | conv@5 | premature | wrong part | path |',
+    );
+    lines.push('|---|---|---|---|---|---|---|---|---|');
+    for (const r of inRows) {
+      const trail = r.path
+        .map((p) => `${p.action}=${typeof p.value === 'object' ? '?' : String(p.value)}`)
+        .join(', ');
+      lines.push(
+        `| ${r.case} | ${r.true_causes.join(' ')} | ${r.status} (${r.reason}) | ${r.cause ?? '-'} | ${r.turns} | ${r.conv5 ? 'yes' : 'no'} | ${r.premature ? 'YES' : 'no'} | ${r.wrong_part ? 'YES' : 'no'} | ${trail} |`,
+      );
+    }
+  }
+  console.log(lines.join('\n'));
+}
+
+main();
