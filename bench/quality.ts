@@ -14,6 +14,8 @@
  * results in BENCHMARKS.md under "## Extraction quality"; `--misses` lists every failed key per manual,
  * except the questions of held-out manuals (bench/quality-split.ts), which are only counted unless
  * `--show-held-out` is given. `--reuse` with `--bundle` measures an existing bundle without ingesting.
+ * `--translated` also asks the questions of data/search/eval/translated-questions.json (each a key's
+ * question in another language than its manual's) without a brand, and prints hit@1/hit@3 per language.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +30,7 @@ import {
 } from '../pipeline/demo/zoo.js';
 import { qualitySection, qualityTable, replaceSection } from './quality-format.js';
 import { measureQuality } from './quality-measure.js';
+import { TRANSLATED_QUESTIONS, translatedTable } from './quality-translated.js';
 import { zooRecorded, zooTable } from './quality-zoo.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -46,6 +49,7 @@ interface Args {
   languages: ZooLanguage[];
   layouts: ZooLayout[];
   seed: number;
+  translated: boolean;
 }
 
 function listOf<T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] {
@@ -67,6 +71,7 @@ function parseArgs(argv: string[]): Args {
     languages: [...ZOO_LANGUAGES],
     layouts: [...ZOO_LAYOUTS],
     seed: 1,
+    translated: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -82,6 +87,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--misses') args.misses = true;
     else if (arg === '--show-held-out') args.showHeldOut = true;
     else if (arg === '--reuse') args.reuse = true;
+    else if (arg === '--translated') args.translated = true;
     else if (arg === '--write') args.write = true;
     else if (arg === '--zoo') args.zoo = true;
     else if (arg === '--zoo-dir') args.zooDir = value();
@@ -130,6 +136,7 @@ const report = await measureQuality({
   answers: args.answers,
   bundle: args.bundle,
   reuse: args.reuse,
+  ...(args.translated ? { translated: TRANSLATED_QUESTIONS } : {}),
 });
 if (zooTemp) fs.rmSync(zooTemp, { recursive: true, force: true });
 if (args.json) {
@@ -138,6 +145,7 @@ if (args.json) {
   console.log(qualityTable(report));
   for (const g of report.groups)
     console.log(`\n${g.title} (${g.id}, gate ${g.gate}):\n${qualityTable(report, g)}`);
+  if (report.translated) console.log(`\n${translatedTable(report.translated, args.misses)}`);
   if (args.zoo) {
     console.log(`\n${zooTable(report)}`);
     console.log(
