@@ -1,5 +1,6 @@
+import { isLanguage } from '../text/stopwords.js';
 import type { AnalyzedQuery, QueryWord } from './analyzer.js';
-import { type ChunkTerms, facet, INDEX_FIELDS, type IndexField } from './chunk-index.js';
+import { type ChunkTerms, facet, INDEX_FIELDS, type IndexField, TermLookup } from './chunk-index.js';
 
 /**
  * Weights of the views of a query word. A word counts once, by the best view a chunk holds it in: as
@@ -98,6 +99,10 @@ interface ScoredTerm {
   fields: { field: number; boost: number }[];
   weight: number;
   part: boolean;
+  /** The language a stem or pair term is tagged with ("fr:pression"), or null for untagged terms. */
+  language: string | null;
+  /** Per entry of `fields`, the term's slot in that view's TermLookup. */
+  slots: number[];
 }
 
 export interface RankedPage {
@@ -176,10 +181,17 @@ export function rankPages(
     candidates = index.searchCandidates(candidateTerms, CANDIDATES);
   }
 
+  // Each view's asked terms, read from a candidate's stored line in one pass per view.
+  const lookups = INDEX_FIELDS.map(() => new TermLookup());
+  for (const { terms } of scored) {
+    for (const t of terms) t.slots = t.fields.map(({ field }) => lookups[field]!.slot(t.term));
+  }
+  const counts = lookups.map((l) => new Float64Array(l.terms.length));
   const average = lengths.map((l) => l / Math.max(1, total));
   const preferred = filter.language ? null : query.language;
   const pages = new Map<string, PageScore>();
   for (const candidate of candidates) {
+    const tagged = isLanguage(candidate.language);
     const boost =
       (preferred && candidate.language === preferred ? SAME_LANGUAGE_BOOST : 1) *
       (named?.has(candidate.documentId) ? NAMED_BOOST : 1);
@@ -197,17 +209,24 @@ export function rankPages(
       pages.set(key, page);
     }
     const chunk: ChunkScore = { id: candidate.id, score: 0, words: 0 };
+    for (let field = 0; field < lookups.length; field++) {
+      lookups[field]!.count(candidate.terms.lines[field] ?? '', counts[field]!);
+    }
     scored.forEach(({ terms, own }, w) => {
       // The best view of the word, plus each part of a code it was written in.
       let bestView = 0;
       let parts = 0;
       let corrected: string[] | undefined;
       for (const t of terms) {
+        // A chunk is analysed in its document's language only (all of them when it has none of ours):
+        // another language's stems and pairs cannot stand in it, so its stored terms are not searched.
+        if (t.language && tagged && t.language !== candidate.language) continue;
         const df = frequencyOf(t.term);
         if (!df) continue;
         let termScore = 0;
-        for (const { field, boost: fieldBoost } of t.fields) {
-          const tf = candidate.terms.frequency(field, t.term);
+        for (let k = 0; k < t.fields.length; k++) {
+          const { field, boost: fieldBoost } = t.fields[k]!;
+          const tf = counts[field]![t.slots[k]!]!;
           if (!tf) continue;
           const raw = bm25(tf, df[field]!, total, candidate.terms.lengths[field]!, average[field]!);
           termScore += t.weight * fieldBoost * boost * raw;
@@ -273,6 +292,14 @@ export function rankPages(
 
 const FIELD = Object.fromEntries(INDEX_FIELDS.map((f, i) => [f, i])) as Record<IndexField, number>;
 
+/** The language tag of a stem or pair term ("fr:pression", "en:heat+pump"), or null. */
+function tagOf(term: string): string | null {
+  const colon = term.indexOf(':');
+  if (colon !== 2) return null;
+  const tag = term.slice(0, 2);
+  return isLanguage(tag) ? tag : null;
+}
+
 function idf(df: number, total: number): number {
   return Math.log(1 + (total - df + 0.5) / (df + 0.5));
 }
@@ -297,7 +324,8 @@ function groupTerms(
   const view = (list: readonly string[], field: IndexField, weight: number, termWeight = 1, part = false) => {
     const fields = [{ field: FIELD[field], boost: weight }];
     if (field !== 'pairs') fields.push({ field: FIELD.section, boost: weight * WEIGHT.section });
-    for (const term of list) terms.push({ term, fields, weight: termWeight, part });
+    for (const term of list)
+      terms.push({ term, fields, weight: termWeight, part, language: tagOf(term), slots: [] });
   };
   view(group.exact, 'terms', WEIGHT.exact);
   view(group.parts, 'terms', WEIGHT.exact, WEIGHT.part, true);
