@@ -64,6 +64,8 @@ export class BundleReader {
   readonly corpusHash: string;
   readonly searchStats: SearchStats;
   private readonly stmts;
+  /** Candidate statements by number of terms: bounded, as a question is cut to MAX_WORDS words. */
+  private readonly candidateStatements = new Map<number, Database.Statement>();
 
   readonly file: string;
 
@@ -139,14 +141,6 @@ export class BundleReader {
           'SELECT * FROM chunks WHERE document_id = ? AND page_start <= ? AND page_end >= ? ORDER BY id',
         ),
         ping: this.db.prepare('SELECT count(*) FROM meta').pluck(),
-        matchRowids: this.db.prepare('SELECT rowid FROM chunk_index WHERE chunk_index MATCH ?').pluck(),
-        candidateRows: this.db.prepare(
-          `SELECT c.rowid, c.id, c.document_id, c.page_start, d.language, t.data
-           FROM json_each(?) j
-           JOIN chunks c ON c.rowid = j.value
-           JOIN documents d ON d.id = c.document_id
-           JOIN chunk_terms t ON t.chunk_rowid = c.rowid`,
-        ),
         codes: this.db.prepare(
           'SELECT * FROM error_codes WHERE brand = ? AND code_norm = ? ORDER BY document_id, id',
         ),
@@ -397,85 +391,44 @@ export class BundleReader {
 
   /**
    * Candidate chunks for a question: each term an FTS5 query with the word it belongs to and its weight;
-   * the chunks that match the most words first, then the highest summed weight (ties by rowid), at most
-   * `limit`, with their term frequencies for exact scoring. Each term's matches are read from the
-   * full-text index as bare rowids and counted here: grouping them in SQLite (a UNION ALL of the terms'
-   * queries, GROUP BY rowid) sorted every posting into a temporary b-tree, and was most of a search's
-   * cost on a large bundle.
+   * the chunks that match the most words first, then the highest summed weight, at most `limit`, with
+   * their term frequencies for exact scoring. The counting runs inside SQLite, so no list of matches is
+   * carried into JavaScript.
    */
   searchCandidates(terms: readonly CandidateTerm[], limit: number): CandidateChunk[] {
     if (terms.length === 0) return [];
-    // Per matched chunk: how many words it matches and the summed weight; terms are taken word by word,
-    // so a chunk's word count goes up once per word whatever the number of its terms it holds.
-    const slot = new Map<number, number>();
-    const rowids: number[] = [];
-    const words: number[] = [];
-    const sums: number[] = [];
-    const lastWord: number[] = [];
-    const ordered = [...terms].sort((a, b) => a.word - b.word);
-    for (const term of ordered) {
-      for (const rowid of this.stmts.matchRowids.all(term.match) as number[]) {
-        let i = slot.get(rowid);
-        if (i === undefined) {
-          i = rowids.length;
-          slot.set(rowid, i);
-          rowids.push(rowid);
-          words.push(0);
-          sums.push(0);
-          lastWord.push(-1);
-        }
-        if (lastWord[i] !== term.word) {
-          lastWord[i] = term.word;
-          words[i]! += 1;
-        }
-        sums[i]! += term.weight;
-      }
-    }
-    const score = (i: number) => words[i]! * sums[i]!;
-    const best = topIndexes(rowids.length, limit, (a, b) => score(b) - score(a) || rowids[a]! - rowids[b]!);
-    if (best.length === 0) return [];
-    const rows = this.stmts.candidateRows.all(JSON.stringify(best.map((i) => rowids[i]))) as {
-      rowid: number;
+    const statement = this.candidateStatement(terms.length);
+    const rows = statement.all(...terms.flatMap((t) => [t.word, t.weight, t.match]), limit) as {
       id: string;
       document_id: string;
       page_start: number;
       language: string;
       data: string;
     }[];
-    const byRowid = new Map(rows.map((r) => [r.rowid, r]));
-    return best.flatMap((i) => {
-      const r = byRowid.get(rowids[i]!);
-      if (!r) return [];
-      return [
-        {
-          id: r.id,
-          documentId: r.document_id,
-          page: r.page_start,
-          language: r.language,
-          terms: decodeChunkTerms(r.data),
-        },
-      ];
-    });
+    return rows.map((r) => ({
+      id: r.id,
+      documentId: r.document_id,
+      page: r.page_start,
+      language: r.language,
+      terms: decodeChunkTerms(r.data),
+    }));
   }
-}
 
-/**
- * The indexes 0..n-1 of the `limit` first by `compare`, in that order: a bounded insertion into a
- * sorted list, as `limit` (a hundred) is small against the thousands of matched chunks.
- */
-function topIndexes(n: number, limit: number, compare: (a: number, b: number) => number): number[] {
-  const top: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (top.length === limit && compare(i, top[top.length - 1]!) >= 0) continue;
-    let lo = 0;
-    let hi = top.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (compare(i, top[mid]!) < 0) hi = mid;
-      else lo = mid + 1;
+  private candidateStatement(terms: number): Database.Statement {
+    let statement = this.candidateStatements.get(terms);
+    if (!statement) {
+      const one = 'SELECT rowid, ? AS g, ? AS s FROM chunk_index WHERE chunk_index MATCH ?';
+      statement = this.db.prepare(
+        `SELECT c.id, c.document_id, c.page_start, d.language, t.data
+         FROM (SELECT rowid, count(DISTINCT g) AS n, sum(s) AS s
+               FROM (${Array(terms).fill(one).join(' UNION ALL ')})
+               GROUP BY rowid ORDER BY n * s DESC, rowid LIMIT ?) f
+         JOIN chunks c ON c.rowid = f.rowid
+         JOIN documents d ON d.id = c.document_id
+         JOIN chunk_terms t ON t.chunk_rowid = f.rowid`,
+      );
+      this.candidateStatements.set(terms, statement);
     }
-    top.splice(lo, 0, i);
-    if (top.length > limit) top.pop();
+    return statement;
   }
-  return top;
 }
