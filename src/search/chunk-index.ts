@@ -40,8 +40,6 @@ export function facetTokens(brand: string, language: string, documentId: string)
 /** How often a term stands in a view of one chunk (0 when it does not), and each view's length in terms. */
 export interface ChunkTerms {
   lengths: number[];
-  /** Each view's encoded line (see encodeChunkTerms), for a TermLookup to read in one pass. */
-  lines: readonly string[];
   frequency(field: number, term: string): number;
 }
 
@@ -71,82 +69,11 @@ export function decodeChunkTerms(data: string): ChunkTerms {
   const lines = data.split('\n');
   return {
     lengths: lines.map((line) => Number.parseInt(line, 10)),
-    lines,
     frequency: (field, term) => {
       const line = lines[field];
       return line === undefined || term === '' ? 0 : termCount(line, term);
     },
   };
-}
-
-/**
- * The terms a question looks up in one view, found in a chunk's encoded line in one pass: each token of
- * the line is hashed as it is read and compared only with the asked terms of the same hash. Looking each
- * asked term up with its own scan of the line cost as many scans as terms (eighty a chunk, on lines of a
- * thousand characters for a manual indexed under every language), most of a search's scoring time.
- */
-export class TermLookup {
-  readonly terms: string[] = [];
-  private readonly slots = new Map<string, number>();
-  private readonly byHash = new Map<number, number[]>();
-
-  /** The slot of a term in the counts `count` writes, added when new. */
-  slot(term: string): number {
-    let slot = this.slots.get(term);
-    if (slot === undefined) {
-      slot = this.terms.length;
-      this.terms.push(term);
-      this.slots.set(term, slot);
-      const h = hashOf(term, 0, term.length);
-      const list = this.byHash.get(h);
-      if (list) list.push(slot);
-      else this.byHash.set(h, [slot]);
-    }
-    return slot;
-  }
-
-  /** Writes into `out` how often each term stands in an encoded line (0 when it does not). */
-  count(line: string, out: Float64Array): void {
-    out.fill(0);
-    if (this.terms.length === 0) return;
-    // The line is its length, then space-separated terms, each `term` or `term*N`.
-    let at = line.indexOf(' ');
-    while (at >= 0 && at < line.length) {
-      const start = at + 1;
-      let end = start;
-      let h = 0;
-      let c = 0;
-      for (; end < line.length; end++) {
-        c = line.charCodeAt(end);
-        if (c === 32 || c === 42) break;
-        h = (Math.imul(h, 31) + c) | 0;
-      }
-      let next = end;
-      let n = 1;
-      if (c === 42 && end < line.length) {
-        n = 0;
-        for (next = end + 1; next < line.length; next++) {
-          const d = line.charCodeAt(next) - 48;
-          if (d < 0 || d > 9) break;
-          n = n * 10 + d;
-        }
-      }
-      const list = this.byHash.get(h);
-      if (list) {
-        for (const slot of list) {
-          const term = this.terms[slot]!;
-          if (term.length === end - start && line.startsWith(term, start)) out[slot] = n;
-        }
-      }
-      at = line.indexOf(' ', next);
-    }
-  }
-}
-
-function hashOf(text: string, from: number, to: number): number {
-  let h = 0;
-  for (let i = from; i < to; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-  return h;
 }
 
 /** How often `term` stands in an encoded line: as a whole token, bare (once) or with `*N`. */

@@ -1,15 +1,16 @@
 import { isLanguage } from '../text/stopwords.js';
 import type { AnalyzedQuery, QueryWord } from './analyzer.js';
-import { type ChunkTerms, facet, INDEX_FIELDS, type IndexField, TermLookup } from './chunk-index.js';
+import { type ChunkTerms, facet, INDEX_FIELDS, type IndexField } from './chunk-index.js';
 
 /**
  * Weights of the views of a query word. A word counts once, by the best view a chunk holds it in: as
  * written beats the same word by its stem or by a glossary equivalent (a synonym, or the word in another
  * language); a glossary equivalent counts more than an inflection (0.8 against 0.6), as it is how a
- * question in one language finds the page of a manual in another, where no word stands as written (0.6
- * found 41 % / 61 % hit@1 / hit@3 of the translated questions in sample, data/search/eval/, 0.8 47 % /
- * 67 % with the same glossary, the shared questions unchanged); the parts of a code written in pieces count less than the whole
- * and add up; the section path counts less than the body because extracted headings are often partial.
+ * question in one language finds the page of a manual in another, where no word stands as written (with
+ * the same glossary, 0.6 found 41 / 61 % hit@1 / hit@3 of the translated questions in sample,
+ * data/search/eval/, and 0.8 47 / 67 %, the shared questions unchanged); the parts of a code written in
+ * pieces count less than the whole and add up; the section path counts less than the body because
+ * extracted headings are often partial.
  */
 export const WEIGHT = {
   exact: 1,
@@ -102,8 +103,6 @@ interface ScoredTerm {
   part: boolean;
   /** The language a stem or pair term is tagged with ("fr:pression"), or null for untagged terms. */
   language: string | null;
-  /** Per entry of `fields`, the term's slot in that view's TermLookup. */
-  slots: number[];
 }
 
 export interface RankedPage {
@@ -182,12 +181,6 @@ export function rankPages(
     candidates = index.searchCandidates(candidateTerms, CANDIDATES);
   }
 
-  // Each view's asked terms, read from a candidate's stored line in one pass per view.
-  const lookups = INDEX_FIELDS.map(() => new TermLookup());
-  for (const { terms } of scored) {
-    for (const t of terms) t.slots = t.fields.map(({ field }) => lookups[field]!.slot(t.term));
-  }
-  const counts = lookups.map((l) => new Float64Array(l.terms.length));
   const average = lengths.map((l) => l / Math.max(1, total));
   const preferred = filter.language ? null : query.language;
   const pages = new Map<string, PageScore>();
@@ -210,9 +203,6 @@ export function rankPages(
       pages.set(key, page);
     }
     const chunk: ChunkScore = { id: candidate.id, score: 0, words: 0 };
-    for (let field = 0; field < lookups.length; field++) {
-      lookups[field]!.count(candidate.terms.lines[field] ?? '', counts[field]!);
-    }
     scored.forEach(({ terms, own }, w) => {
       // The best view of the word, plus each part of a code it was written in.
       let bestView = 0;
@@ -225,9 +215,8 @@ export function rankPages(
         const df = frequencyOf(t.term);
         if (!df) continue;
         let termScore = 0;
-        for (let k = 0; k < t.fields.length; k++) {
-          const { field, boost: fieldBoost } = t.fields[k]!;
-          const tf = counts[field]![t.slots[k]!]!;
+        for (const { field, boost: fieldBoost } of t.fields) {
+          const tf = candidate.terms.frequency(field, t.term);
           if (!tf) continue;
           const raw = bm25(tf, df[field]!, total, candidate.terms.lengths[field]!, average[field]!);
           termScore += t.weight * fieldBoost * boost * raw;
@@ -325,8 +314,7 @@ function groupTerms(
   const view = (list: readonly string[], field: IndexField, weight: number, termWeight = 1, part = false) => {
     const fields = [{ field: FIELD[field], boost: weight }];
     if (field !== 'pairs') fields.push({ field: FIELD.section, boost: weight * WEIGHT.section });
-    for (const term of list)
-      terms.push({ term, fields, weight: termWeight, part, language: tagOf(term), slots: [] });
+    for (const term of list) terms.push({ term, fields, weight: termWeight, part, language: tagOf(term) });
   };
   view(group.exact, 'terms', WEIGHT.exact);
   view(group.parts, 'terms', WEIGHT.exact, WEIGHT.part, true);
