@@ -60,7 +60,7 @@ export async function measureTranslated(
   for (const t of readTranslated(file)) {
     const key = byId.get(t.key);
     const doc = key && documents.find((d) => d.file_name === key.document);
-    if (!key || key.kind !== 'question' || !doc) {
+    if (key?.kind !== 'question' || !doc) {
       out.unmatched++;
       continue;
     }
