@@ -17,6 +17,7 @@ import { type ManualGroup, readManualGroups } from './quality-groups.js';
 import { type AnswerKey, readAnswerKeys } from './quality-keys.js';
 import { meaningOverlap } from './quality-meaning.js';
 import { heldOutManuals } from './quality-split.js';
+import { measureTranslated, type TranslatedFigures } from './quality-translated.js';
 
 export interface QualityOptions {
   corpus: string;
@@ -27,6 +28,8 @@ export interface QualityOptions {
   reuse?: boolean;
   /** Manuals reported apart (default: data/quality/manual-groups.yaml). */
   groups?: ManualGroup[];
+  /** Also measure the questions asked in another language than their manual's (this file). */
+  translated?: string;
 }
 
 export interface CodeMiss {
@@ -97,6 +100,8 @@ export interface QualityReport {
   /** Each group of data/quality/manual-groups.yaml with a manual in the corpus, its figures apart. */
   groups: (Omit<ManualGroup, 'documents'> & { documents: string[]; overall: GroupTotals })[];
   ingestMs: number;
+  /** The questions asked in another language, when measured (options.translated). */
+  translated?: TranslatedFigures;
 }
 
 export async function measureQuality(options: QualityOptions): Promise<QualityReport> {
@@ -130,6 +135,9 @@ export async function measureQuality(options: QualityOptions): Promise<QualityRe
         inSample: percentages(manuals.filter((m) => !m.heldOut)),
         heldOut: percentages(manuals.filter((m) => m.heldOut)),
       };
+      const translated = options.translated
+        ? await measureTranslated(client.search, reader.documents(), keys, heldOut, options.translated)
+        : undefined;
       const groups = options.groups ?? readManualGroups();
       const apart = new Set(groups.filter((g) => g.gate === 'own').flatMap((g) => g.documents));
       return {
@@ -144,6 +152,7 @@ export async function measureQuality(options: QualityOptions): Promise<QualityRe
           return [{ ...g, documents: members.map((m) => m.document), overall: totals(members) }];
         }),
         ingestMs,
+        ...(translated ? { translated } : {}),
       };
     } finally {
       await client.close();

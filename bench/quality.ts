@@ -18,6 +18,8 @@
  * results in BENCHMARKS.md under "## Extraction quality"; `--misses` lists every failed key per manual,
  * except the questions of held-out manuals (bench/quality-split.ts), which are only counted unless
  * `--show-held-out` is given. `--reuse` with `--bundle` measures an existing bundle without ingesting.
+ * `--translated` also asks the questions of data/search/eval/translated-questions.json (each a key's
+ * question in another language than its manual's) without a brand, and prints hit@1/hit@3 per language.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,6 +37,7 @@ import { readManualGroups } from './quality-groups.js';
 import { readAnswerKeys } from './quality-keys.js';
 import { measureQuality } from './quality-measure.js';
 import { measureOrigins, originsTable } from './quality-origins.js';
+import { TRANSLATED_QUESTIONS, translatedTable } from './quality-translated.js';
 import { zooRecorded, zooTable } from './quality-zoo.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -54,6 +57,7 @@ interface Args {
   languages: ZooLanguage[];
   layouts: ZooLayout[];
   seed: number;
+  translated: boolean;
 }
 
 function listOf<T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] {
@@ -76,6 +80,7 @@ function parseArgs(argv: string[]): Args {
     languages: [...ZOO_LANGUAGES],
     layouts: [...ZOO_LAYOUTS],
     seed: 1,
+    translated: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -91,6 +96,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--misses') args.misses = true;
     else if (arg === '--show-held-out') args.showHeldOut = true;
     else if (arg === '--reuse') args.reuse = true;
+    else if (arg === '--translated') args.translated = true;
     else if (arg === '--write') args.write = true;
     else if (arg === '--origins') args.origins = true;
     else if (arg === '--zoo') args.zoo = true;
@@ -144,6 +150,7 @@ const report = await measureQuality({
   answers: args.answers,
   bundle: bundleFile,
   reuse: args.reuse,
+  ...(args.translated ? { translated: TRANSLATED_QUESTIONS } : {}),
 });
 let origins: string | undefined;
 if (args.origins && bundleFile) {
@@ -158,6 +165,7 @@ if (args.json) {
   console.log(qualityTable(report));
   for (const g of report.groups)
     console.log(`\n${g.title} (${g.id}, gate ${g.gate}):\n${qualityTable(report, g)}`);
+  if (report.translated) console.log(`\n${translatedTable(report.translated, args.misses)}`);
   if (args.zoo) {
     console.log(`\n${zooTable(report)}`);
     console.log(
