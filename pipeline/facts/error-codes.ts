@@ -1,5 +1,5 @@
 import { cellsStand, cellsText, type ExcerptCell, hyphenatedWords } from '../../src/text/excerpt-cells.js';
-import { containsVerbatim, fold, normCode } from '../../src/text/normalise.js';
+import { codeKey, containsVerbatim, fold } from '../../src/text/normalise.js';
 import { figures, sameReading } from '../../src/text/readings.js';
 import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
@@ -48,7 +48,7 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
   for (const table of tables) {
     for (const row of table.rows) {
       for (const code of row.codes) {
-        const key = normCode(code);
+        const key = codeKey(code);
         best.set(key, Math.max(best.get(key) ?? 0, weight(table)));
       }
     }
@@ -61,7 +61,7 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
       const page = byPage.get(row.page);
       if (!page) continue;
       for (const code of row.codes) {
-        if (best.get(normCode(code)) !== weight(table)) continue;
+        if (best.get(codeKey(code)) !== weight(table)) continue;
         const record = toRecord(table, row, code, page, chunks, textOf, hyphenated);
         if (record) fromTable.push(record);
       }
@@ -74,20 +74,20 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     const kept: ErrorCodeRecord[] = [];
     for (const record of fromTable) {
       // The same definition printed again (a summary, an annex) adds nothing.
-      const key = normCode(record.code);
-      const same = (r: ErrorCodeRecord) => normCode(r.code) === key && bare(r.title) === bare(record.title);
+      const key = codeKey(record.code);
+      const same = (r: ErrorCodeRecord) => codeKey(r.code) === key && bare(r.title) === bare(record.title);
       if (records.some(same) || kept.some(same)) continue;
       // A reprint of the whole list in other words: the first printing stands.
       const reworded = (r: ErrorCodeRecord) =>
-        normCode(r.code) === key && figures(r.title) === figures(record.title);
+        codeKey(r.code) === key && figures(r.title) === figures(record.title);
       if (reprinted.some((earlier) => earlier.some(reworded))) continue;
       kept.push(record);
     }
     followReferences(kept);
     records.push(...kept);
   });
-  records.push(...codesFromCards(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
-  records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
+  records.push(...codesFromCards(pages, chunks, new Set(records.map((r) => codeKey(r.code)))));
+  records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => codeKey(r.code)))));
   const tablePages = new Set(tables.flatMap((t) => t.rows.map((r) => r.page)));
   const procedures = findProcedures(
     pages,
@@ -96,7 +96,7 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     tablePages,
   );
   for (const r of records) {
-    const span = procedures.get(normCode(r.code));
+    const span = procedures.get(codeKey(r.code));
     if (!span || span.pageStart === r.page) continue;
     r.procedure = { chunkId: span.chunkId, pageStart: span.pageStart, pageEnd: span.pageEnd };
     const content = readProcedure(procedureLines(byPage, span));
@@ -112,7 +112,7 @@ const tableCodes = new WeakMap<CodeTable, Set<string>>();
 function codesOf(table: CodeTable): Set<string> {
   let set = tableCodes.get(table);
   if (!set) {
-    set = new Set(table.rows.flatMap((r) => r.codes.map(normCode)));
+    set = new Set(table.rows.flatMap((r) => r.codes.map(codeKey)));
     tableCodes.set(table, set);
   }
   return set;
@@ -130,13 +130,13 @@ function bare(title: string): string {
  */
 function reprintOf(earlier: ErrorCodeRecord[], later: ErrorCodeRecord[]): boolean {
   const byCode = new Map<string, string[]>();
-  for (const r of earlier) byCode.set(normCode(r.code), [...(byCode.get(normCode(r.code)) ?? []), r.title]);
+  for (const r of earlier) byCode.set(codeKey(r.code), [...(byCode.get(codeKey(r.code)) ?? []), r.title]);
   const shared = new Map<string, boolean>();
   for (const r of later) {
-    const titles = byCode.get(normCode(r.code));
+    const titles = byCode.get(codeKey(r.code));
     if (!titles) continue;
     const agrees = titles.some((t) => sameReading(t, r.title));
-    shared.set(normCode(r.code), (shared.get(normCode(r.code)) ?? false) || agrees);
+    shared.set(codeKey(r.code), (shared.get(codeKey(r.code)) ?? false) || agrees);
   }
   if (shared.size < 3) return false;
   return [...shared.values()].filter(Boolean).length >= shared.size * 0.7;
@@ -156,19 +156,19 @@ const SAME_AS =
  * reference, so that a technician reading one code has the full list.
  */
 function followReferences(records: ErrorCodeRecord[]): void {
-  const byCode = new Map(records.map((r) => [normCode(r.code), r]));
+  const byCode = new Map(records.map((r) => [codeKey(r.code), r]));
   for (const record of records) {
     const causes: string[] = [];
     for (const cause of record.causes) {
       causes.push(cause);
-      const target = byCode.get(normCode(SAME_AS.exec(cause)?.[1] ?? ''));
+      const target = byCode.get(codeKey(SAME_AS.exec(cause)?.[1] ?? ''));
       if (target && target !== record) causes.push(...target.causes.filter((c) => !SAME_AS.test(c)));
     }
     record.causes = causes;
     const steps: string[] = [];
     for (const step of record.steps) {
       steps.push(step.text);
-      const target = byCode.get(normCode(SAME_AS.exec(step.text)?.[1] ?? ''));
+      const target = byCode.get(codeKey(SAME_AS.exec(step.text)?.[1] ?? ''));
       if (target && target !== record)
         steps.push(...target.steps.map((t) => t.text).filter((t) => !SAME_AS.test(t)));
     }
@@ -237,15 +237,13 @@ function toRecord(
  * left out. Brackets holding anything else (a sensor's label) are text.
  */
 export function ownReading(title: string, code: string, tableCodes: ReadonlySet<string>): string {
-  const refs = [...title.matchAll(/\(\s*([^()]{1,12}?)\s*\)/g)].filter((m) =>
-    tableCodes.has(normCode(m[1]!)),
-  );
+  const refs = [...title.matchAll(/\(\s*([^()]{1,12}?)\s*\)/g)].filter((m) => tableCodes.has(codeKey(m[1]!)));
   if (refs.length === 0) return title;
-  const own = normCode(code);
+  const own = codeKey(code);
   const parts: { code: string; text: string }[] = [];
   let from = 0;
   for (const m of refs) {
-    parts.push({ code: normCode(m[1]!), text: title.slice(from, m.index).trim() });
+    parts.push({ code: codeKey(m[1]!), text: title.slice(from, m.index).trim() });
     from = m.index + m[0].length;
   }
   const rest = title.slice(from).trim();

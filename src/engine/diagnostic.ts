@@ -13,7 +13,7 @@ import type {
   StrictDiagnosticResponse,
   StrictModelMatch,
 } from '../contract/models.js';
-import { codeVariants, normModel } from '../text/normalise.js';
+import { codeKey, codeVariants } from '../text/normalise.js';
 import { contentWords, sameReading } from '../text/readings.js';
 import type { CodeEntry, CorpusView } from './corpus.js';
 import { type Resolution, resolveModel } from './models.js';
@@ -47,7 +47,7 @@ export function findEntries(
 ): { entries: CodeEntry[]; variant: boolean } {
   const keep = (list: CodeEntry[]) =>
     documents ? list.filter((e) => documents.has(e.row.document_id)) : list;
-  const primary = normModel(code);
+  const primary = codeKey(code);
   const exact = keep(view.codeEntries(brand, primary));
   if (exact.length > 0) return { entries: exact, variant: false };
   const out: CodeEntry[] = [];
@@ -272,7 +272,7 @@ function elsewhere(
     return empty('unknown_code', parts.model ? 0.7 : 0.6, {
       brand,
       model: parts.model,
-      error_code: normModel(code),
+      error_code: codeKey(code),
       follow_up_questions: [
         {
           field: 'error_code',
@@ -332,7 +332,7 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
   switch (r.kind) {
     case 'unknown_brand':
       return empty('out_of_coverage', 0.95, {
-        error_code: normModel(input.error_code),
+        error_code: codeKey(input.error_code),
         follow_up_questions: [
           {
             field: 'brand',
@@ -349,7 +349,7 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
       ];
       return empty('out_of_coverage', 0.9, {
         brand: r.brand,
-        error_code: entries[0]?.row.code ?? normModel(input.error_code),
+        error_code: entries[0]?.row.code ?? codeKey(input.error_code),
         alternatives: alternatives(view, rank(view, entries, input.language)),
         follow_up_questions: [
           askModel(options, 'The corpus has no manual of this model. Which model is on the nameplate?'),
