@@ -129,7 +129,11 @@ function headerOf(
   const lines = clip(grid, top, bodyTop, column.inRange);
   // Without a rule above the header, prose can run down to it: the header starts at its first header
   // line, and below any line running across the code column's edge (a header cell stays in its column).
+  // A line of header cells is no prose even where one cell spans the code columns (a group heading over
+  // two code columns, wrapped over several lines with the other cells): the header keeps all its lines.
   const first = lines.findIndex(isHeaderLike);
-  const across = lines.findLastIndex((l) => l.segments.some((s) => s.x0 <= column.x1 && s.x1 > column.edge));
+  const across = lines.findLastIndex(
+    (l) => !isHeaderLike(l) && l.segments.some((s) => s.x0 <= column.x1 && s.x1 > column.edge),
+  );
   return lines.slice(Math.max(first, across + 1, 0));
 }
