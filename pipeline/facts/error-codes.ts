@@ -12,6 +12,7 @@ import type { GridSegment } from './page-grid.js';
 import { partOf } from './parts.js';
 import { onlyPointers, procedureLines, readProcedure } from './procedure-content.js';
 import { findProcedures } from './procedures.js';
+import { runOnCodes } from './run-on-codes.js';
 
 export { codeTablePages } from './code-tables.js';
 
@@ -63,7 +64,23 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
       for (const code of row.codes) {
         if (best.get(codeKey(code)) !== weight(table)) continue;
         const record = toRecord(table, row, code, page, chunks, textOf, hyphenated);
-        if (record) fromTable.push(record);
+        if (!record) continue;
+        fromTable.push(record);
+        // Further codes printed on the row's line ("L0: ...; L1: ...") are entries of their own.
+        const { own, others } = runOnCodes(record.title, code);
+        if (others.length === 0) continue;
+        record.title = own;
+        for (const other of others) {
+          if (codesOf(table).has(codeKey(other.code)) || best.has(codeKey(other.code))) continue;
+          fromTable.push({
+            ...record,
+            code: other.code,
+            title: other.text,
+            causes: [],
+            steps: [],
+            part: partOf(other.text),
+          });
+        }
       }
     }
     return fromTable;

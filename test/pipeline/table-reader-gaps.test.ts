@@ -85,3 +85,28 @@ describe('fault-table reader: headers and labels', () => {
     expect(labels).toContain('Detection condition(s)');
   });
 });
+
+describe('fault-table reader: several codes on one line', () => {
+  it('splits "L0: ...; L1: ..." in a list of codes into one entry per code', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(12).text('Fault display', 50, 60);
+      doc.font('Helvetica').fontSize(9);
+      const lines = [
+        'E1: High pressure protection',
+        'E2: Low pressure protection',
+        'L0: Fan motor fault; L1: Water pump fault',
+        'P1: Outdoor sensor fault',
+        'P2: Water inlet sensor fault, T3: see the wiring diagram',
+      ];
+      lines.forEach((line, i) => doc.text(line, 60, 100 + i * 16, { lineBreak: false }));
+    });
+    const { codes } = await extract(pdf);
+    expect(byCode(codes, 'L0').title).toBe('Fan motor fault');
+    expect(byCode(codes, 'L1').title).toBe('Water pump fault');
+    expect(byCode(codes, 'L1').page).toBe(byCode(codes, 'L0').page);
+    expect(byCode(codes, 'L1').excerpt).toContain('L1: Water pump fault');
+    // A label of other letters inside a description is text, not a code.
+    expect(codes.map((c) => c.code)).not.toContain('T3');
+    expect(byCode(codes, 'P2').title).toContain('T3');
+  });
+});
