@@ -1,6 +1,7 @@
 import { cellsStand, cellsText, type ExcerptCell, hyphenatedWords } from '../../src/text/excerpt-cells.js';
 import { codeKey, containsVerbatim, fold } from '../../src/text/normalise.js';
-import { figures, sameReading } from '../../src/text/readings.js';
+import { contentWords, figures, sameReading } from '../../src/text/readings.js';
+import { pageLanguages } from '../detect/language.js';
 import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
 import { cellItems, cellLines, joinLines, leadLines, toSteps } from './cell-text.js';
@@ -86,7 +87,9 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     return fromTable;
   });
   const records: ErrorCodeRecord[] = [];
+  const tableOf = new Map<ErrorCodeRecord, CodeTable>();
   perTable.forEach((fromTable, i) => {
+    for (const record of fromTable) tableOf.set(record, ordered[i]!);
     const reprinted = perTable.slice(0, i).filter((earlier) => reprintOf(earlier, fromTable));
     const kept: ErrorCodeRecord[] = [];
     for (const record of fromTable) {
@@ -103,6 +106,10 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     followReferences(kept);
     records.push(...kept);
   });
+  // Pages in another language print a translation, which the answer keeps apart (one per language).
+  const languages = pageLanguages(pages.map((p) => textOf(p.page) ?? ''));
+  const languageOf = (n: number) => languages[pages.findIndex((p) => p.page === n)] ?? 'mul';
+  foldDetailSections(records, tableOf, languageOf);
   records.push(...codesFromCards(pages, chunks, new Set(records.map((r) => codeKey(r.code)))));
   records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => codeKey(r.code)))));
   const tablePages = new Set(tables.flatMap((t) => t.rows.map((r) => r.page)));
@@ -122,6 +129,61 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     if (content.part) r.part = content.part;
   }
   return records;
+}
+
+/**
+ * A smaller table whose codes the manual's list prints too (a troubleshooting section that details some
+ * of them) reads those codes again, often in other words. Where both readings name one fault (oneFault),
+ * they are not two meanings: the list's entry stays the answer, and the section lends it the causes and
+ * steps the list lacks and becomes its procedure. Readings of other faults, or on pages of another
+ * language (a translation), stand apart.
+ */
+function foldDetailSections(
+  records: ErrorCodeRecord[],
+  tableOf: Map<ErrorCodeRecord, CodeTable>,
+  languageOf: (page: number) => string,
+): void {
+  for (const detail of [...records]) {
+    const table = tableOf.get(detail);
+    if (!table) continue;
+    const key = codeKey(detail.code);
+    const listed = records.find((r) => {
+      const list = tableOf.get(r);
+      return (
+        r !== detail &&
+        list !== undefined &&
+        list !== table &&
+        codeKey(r.code) === key &&
+        codesOf(list).size > codesOf(table).size &&
+        [...codesOf(table)].every((c) => codesOf(list).has(c))
+      );
+    });
+    if (!listed || !oneFault(listed.title, detail.title)) continue;
+    if (languageOf(listed.page) !== languageOf(detail.page)) continue;
+    if (listed.causes.length === 0) listed.causes = detail.causes;
+    if (listed.steps.length === 0) listed.steps = detail.steps;
+    listed.part ??= detail.part;
+    if (!listed.procedure && detail.chunkId && detail.page !== listed.page)
+      listed.procedure = {
+        chunkId: detail.chunkId,
+        pageStart: detail.page,
+        pageEnd: detail.pages.at(-1) ?? detail.page,
+      };
+    records.splice(records.indexOf(detail), 1);
+  }
+}
+
+/**
+ * Two readings of one fault: they share half the words of the shorter, and two words at least where it
+ * has two or more (a word like "fault" alone joins nothing), and state no other figures.
+ */
+function oneFault(a: string, b: string): boolean {
+  const [x, y] = [contentWords(a), contentWords(b)];
+  const shared = [...x].filter((w) => y.has(w)).length;
+  const shorter = Math.min(x.size, y.size);
+  if (shorter === 0 || shared < Math.max(Math.min(2, shorter), Math.ceil(shorter / 2))) return false;
+  const [fa, fb] = [figures(a), figures(b)];
+  return fa === fb || fa === '' || fb === '';
 }
 
 const tableCodes = new WeakMap<CodeTable, Set<string>>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byCode, type Doc, extract, makePdf } from './fixtures.js';
+import { byCode, type Doc, drawTable, extract, makePdf } from './fixtures.js';
 
 /** Writes one line of cells: [x, text] pairs at baseline-ish y, in one font size. */
 function cells(doc: Doc, y: number, size: number, row: [number, string][], bold = false): void {
@@ -108,5 +108,56 @@ describe('fault-table reader: several codes on one line', () => {
     // A label of other letters inside a description is text, not a code.
     expect(codes.map((c) => c.code)).not.toContain('T3');
     expect(byCode(codes, 'P2').title).toContain('T3');
+  });
+});
+
+describe('fault-table reader: a list and the section that details some of its codes', () => {
+  it('reads a code printed in the list and again, in other words, in its troubleshooting table as one fault', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('8. Error codes', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 90,
+        widths: [60, 200, 200],
+        ruled: true,
+        header: ['Code', 'Description', 'Remedy'],
+        rows: [
+          ['E1', 'High pressure protection', 'See section 9.'],
+          ['E2', 'Water flow fault', 'See section 9.'],
+          ['E3', 'Sensor fault', 'Replace the sensor.'],
+          ['E4', 'Compressor overload', 'Call the service.'],
+          ['E5', 'Fan motor fault', 'Call the service.'],
+        ],
+      });
+      doc.addPage();
+      doc.font('Helvetica-Bold').fontSize(14).text('9. Troubleshooting', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 90,
+        widths: [50, 200, 200],
+        ruled: true,
+        header: ['Code', 'Fault', 'Cause'],
+        rows: [
+          ['E1', 'High pressure switch open', 'The condenser is dirty.'],
+          ['E2', 'Insufficient water flow', 'The strainer is blocked.'],
+          ['E3', 'Communication fault', 'The bus cable is loose.'],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    const e1 = codes.filter((c) => c.code === 'E1');
+    expect(e1).toHaveLength(1);
+    expect(e1[0]!.title).toBe('High pressure protection');
+    expect(e1[0]!.page).toBe(1);
+    expect(e1[0]!.causes).toEqual(['The condenser is dirty.']);
+    expect(e1[0]!.procedure?.pageStart).toBe(2);
+    expect(codes.filter((c) => c.code === 'E2').map((c) => c.title)).toEqual(['Water flow fault']);
+    // Readings that name other faults stay two readings.
+    expect(
+      codes
+        .filter((c) => c.code === 'E3')
+        .map((c) => c.title)
+        .sort(),
+    ).toEqual(['Communication fault', 'Sensor fault']);
   });
 });
