@@ -7,7 +7,7 @@ import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
 import { cellItems, cellLines, joinLines, leadLines, toSteps } from './cell-text.js';
 import { codesFromCards } from './code-cards.js';
 import { codesFromHeadings } from './code-headings.js';
-import { isEmptyMark } from './code-pattern.js';
+import { codeFamily, isEmptyMark } from './code-pattern.js';
 import { type CodeTable, findCodeTables, type TableRow } from './code-tables.js';
 import type { GridSegment } from './page-grid.js';
 import { partOf } from './parts.js';
@@ -271,8 +271,16 @@ function toRecord(
   ];
   const cellText = (ci: number) => joinLines(lines(ci), hyphenated);
   const items = (ci: number) => cellItems(lines(ci));
+  // A name printed under the code, in the code cell, is the title without the code.
+  const titleText = (ci: number) =>
+    table.codeColumns.includes(ci)
+      ? joinLines(
+          lines(ci).filter((l) => codeFamily(l) === undefined && !isEmptyMark(l)),
+          hyphenated,
+        )
+      : cellText(ci);
   let title =
-    table.titleColumn !== undefined ? ownReading(cellText(table.titleColumn), code, codesOf(table)) : '';
+    table.titleColumn !== undefined ? ownReading(titleText(table.titleColumn), code, codesOf(table)) : '';
   const causes = table.causeColumns.flatMap(items);
   // Without a header, a description cell may open with its title on a line of its own and explain on.
   const lead =

@@ -75,21 +75,46 @@ export interface Roles {
 export function assignRoles(columns: TableColumn[], codeColumns: number[], layout: Layout): Roles {
   const codeSet = new Set(codeColumns);
   const textual = columns.map((_, ci) => isTextColumn(layout, columns, ci));
-  const titleColumn = titleColumnOf(columns, codeColumns, textual);
+  const headedTitle = columns.some((c, ci) => c.role === 'title' && !codeSet.has(ci) && textual[ci]);
+  // A code with its name printed under it, in the code cell: the name is the title, and the columns
+  // beside it keep the roles their headers give them.
+  const named = !headedTitle && namesUnderCodes(layout, columns, codeColumns[0]!);
+  const titleColumn = named ? codeColumns[0] : titleColumnOf(columns, codeColumns, textual);
   const causeColumns: number[] = [];
   const stepColumns: number[] = [];
   // Where the header names the columns, an unnamed one (a status, a location) is neither cause nor step.
-  const named = columns.filter((c) => c.role !== undefined).length >= 2;
+  const headed = columns.filter((c) => c.role !== undefined).length >= 2;
   columns.forEach((column, ci) => {
     if (ci === titleColumn || codeSet.has(ci) || !textual[ci]) return;
     if (column.role === 'cause') causeColumns.push(ci);
     else if (column.role === 'step') stepColumns.push(ci);
-    else if (column.role === undefined && !named && titleColumn !== undefined && ci > titleColumn) {
+    else if (column.role === undefined && !headed && titleColumn !== undefined && ci > titleColumn) {
       if (INSTRUCTION.test(columnText(layout, columns, ci))) stepColumns.push(ci);
       else causeColumns.push(ci);
     }
   });
   return { titleColumn, causeColumns, stepColumns };
+}
+
+/**
+ * Whether the code cells hold the fault's name under the code: in half the rows and two at least, words
+ * (no code) on a line of the code cell below the code's own line.
+ */
+function namesUnderCodes(layout: Layout, columns: TableColumn[], codeColumn: number): boolean {
+  const named = layout.bands.filter((band) =>
+    layout.bodyLines.some(
+      (l) =>
+        l.y > band.anchorY + 0.5 &&
+        l.y < band.bottom &&
+        l.segments.some(
+          (s) =>
+            columnOf(columns, s.x0) === codeColumn &&
+            /\p{L}{3}/u.test(s.text) &&
+            codeFamily(s.text.trim()) === undefined,
+        ),
+    ),
+  ).length;
+  return named >= Math.max(2, layout.bands.length * 0.5);
 }
 
 /** The column headed as the fault's name nearest the codes; else the nearest usable text column. */

@@ -161,3 +161,100 @@ describe('fault-table reader: a list and the section that details some of its co
     ).toEqual(['Communication fault', 'Sensor fault']);
   });
 });
+
+describe('fault-table reader: tables over a page break and names under codes', () => {
+  it('follows an unruled table in Spanish onto the next page, with its header repeated or not', async () => {
+    for (const repeatHeader of [false, true]) {
+      const pdf = await makePdf((doc) => {
+        const header: [number, string][] = [
+          [60, 'Código'],
+          [120, 'Descripción'],
+          [330, 'Solución'],
+        ];
+        doc.font('Helvetica-Bold').fontSize(12).text('Tabla de errores', 50, 600);
+        cells(doc, 640, 9, header, true);
+        const rows = [
+          ['E01', 'Fallo del sensor de agua', 'Compruebe el sensor.'],
+          ['E02', 'Presión alta', 'Limpie el filtro.'],
+          ['E03', 'Presión baja', 'Revise la carga.'],
+        ];
+        rows.forEach((r, i) =>
+          cells(doc, 660 + i * 18, 9, [
+            [60, r[0]!],
+            [120, r[1]!],
+            [330, r[2]!],
+          ]),
+        );
+        doc.addPage();
+        if (repeatHeader) cells(doc, 42, 9, header, true);
+        const more = [
+          ['E04', 'Fallo de comunicación', 'Revise el cable.'],
+          ['E05', 'Bomba bloqueada', 'Cambie la bomba.'],
+        ];
+        more.forEach((r, i) =>
+          cells(doc, 60 + i * 18, 9, [
+            [60, r[0]!],
+            [120, r[1]!],
+            [330, r[2]!],
+          ]),
+        );
+        doc
+          .font('Helvetica')
+          .fontSize(10)
+          .text(
+            'Mantenimiento: limpie el equipo una vez al año y revise las conexiones eléctricas.',
+            50,
+            200,
+            {
+              width: 480,
+            },
+          );
+      });
+      const { codes } = await extract(pdf);
+      expect(byCode(codes, 'E05').title).toBe('Bomba bloqueada');
+      expect(byCode(codes, 'E05').page).toBe(2);
+      expect(byCode(codes, 'E04').steps.map((s) => s.text)).toEqual(['Revise el cable.']);
+      expect(codes.map((c) => c.code).sort()).toEqual(['E01', 'E02', 'E03', 'E04', 'E05']);
+    }
+  });
+
+  it('reads a name printed under the code as its title, the columns beside it as causes and remedies', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(12).text('Fault codes', 50, 60);
+      cells(
+        doc,
+        100,
+        9,
+        [
+          [60, 'Code'],
+          [160, 'Cause'],
+          [340, 'Remedy'],
+        ],
+        true,
+      );
+      const rows = [
+        ['E1', 'High pressure', 'Dirty condenser.', 'Clean the condenser.'],
+        ['E2', 'Low pressure', 'Refrigerant leak.', 'Find the leak.'],
+        ['E3', 'Water flow', 'The pump stopped.', 'Check the pump.'],
+      ];
+      rows.forEach(([code, name, cause, remedy], i) => {
+        const y = 120 + i * 40;
+        cells(doc, y, 9, [
+          [60, code!],
+          [160, cause!],
+          [340, remedy!],
+        ]);
+        doc
+          .font('Helvetica-Oblique')
+          .fontSize(8)
+          .text(name!, 60, y + 12, { lineBreak: false });
+      });
+    });
+    const { codes } = await extract(pdf);
+    const e1 = byCode(codes, 'E1');
+    expect(e1.title).toBe('High pressure');
+    expect(e1.causes).toEqual(['Dirty condenser.']);
+    expect(e1.steps.map((s) => s.text)).toEqual(['Clean the condenser.']);
+    expect(byCode(codes, 'E3').title).toBe('Water flow');
+  });
+});
