@@ -98,7 +98,9 @@ describe('fault-table reader: several codes on one line', () => {
         'P1: Outdoor sensor fault',
         'P2: Water inlet sensor fault, T3: see the wiring diagram',
       ];
-      lines.forEach((line, i) => doc.text(line, 60, 100 + i * 16, { lineBreak: false }));
+      lines.forEach((line, i) => {
+        doc.text(line, 60, 100 + i * 16, { lineBreak: false });
+      });
     });
     const { codes } = await extract(pdf);
     expect(byCode(codes, 'L0').title).toBe('Fan motor fault');
@@ -178,26 +180,26 @@ describe('fault-table reader: tables over a page break and names under codes', (
           ['E02', 'Presión alta', 'Limpie el filtro.'],
           ['E03', 'Presión baja', 'Revise la carga.'],
         ];
-        rows.forEach((r, i) =>
+        rows.forEach((r, i) => {
           cells(doc, 660 + i * 18, 9, [
             [60, r[0]!],
             [120, r[1]!],
             [330, r[2]!],
-          ]),
-        );
+          ]);
+        });
         doc.addPage();
         if (repeatHeader) cells(doc, 42, 9, header, true);
         const more = [
           ['E04', 'Fallo de comunicación', 'Revise el cable.'],
           ['E05', 'Bomba bloqueada', 'Cambie la bomba.'],
         ];
-        more.forEach((r, i) =>
+        more.forEach((r, i) => {
           cells(doc, 60 + i * 18, 9, [
             [60, r[0]!],
             [120, r[1]!],
             [330, r[2]!],
-          ]),
-        );
+          ]);
+        });
         doc
           .font('Helvetica')
           .fontSize(10)
