@@ -260,3 +260,34 @@ describe('fault-table reader: tables over a page break and names under codes', (
     expect(byCode(codes, 'E3').title).toBe('Water flow');
   });
 });
+
+describe('fault-table reader: unruled tables in other languages', () => {
+  it('reads an unruled list without header under a caption that names errors in Spanish, Italian or Portuguese', async () => {
+    const lists: [string, string[]][] = [
+      [
+        'Lista de errores',
+        ['Temperatura de agua alta', 'Presión de gas baja', 'Sonda exterior desconectada'],
+      ],
+      ['Elenco errori', ['Temperatura acqua alta', 'Pressione gas bassa', 'Sonda esterna scollegata']],
+      ['Lista de erros', ['Temperatura da água alta', 'Pressão de gás baixa', 'Sonda exterior desligada']],
+    ];
+    for (const [caption, meanings] of lists) {
+      const pdf = await makePdf((doc) => {
+        doc.font('Helvetica-Bold').fontSize(12).text(caption, 50, 60);
+        meanings.forEach((meaning, i) => {
+          doc
+            .font('Helvetica')
+            .fontSize(9)
+            .text(`E0${i + 1}`, 60, 100 + i * 18, { lineBreak: false });
+          doc.text(meaning, 120, 100 + i * 18, { lineBreak: false });
+        });
+      });
+      const { codes } = await extract(pdf);
+      expect(
+        codes.map((c) => c.code),
+        caption,
+      ).toEqual(['E01', 'E02', 'E03']);
+      expect(byCode(codes, 'E02').title).toBe(meanings[1]);
+    }
+  });
+});
