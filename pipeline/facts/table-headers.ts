@@ -4,6 +4,7 @@ import type { GridLine } from './page-grid.js';
 import { columnOf } from './table-columns.js';
 import { foldText } from './table-geometry.js';
 import type { CodeTable, Layout, TableColumn } from './table-model.js';
+import { onlyLabels } from './table-rows.js';
 
 /**
  * Header roles: which column of a table holds the codes, the fault's name, its causes and its remedies,
@@ -97,23 +98,36 @@ export function assignRoles(columns: TableColumn[], codeColumns: number[], layou
 }
 
 /**
- * Whether the code cells hold the fault's name under the code: in half the rows and two at least, words
- * (no code) on a line of the code cell below the code's own line.
+ * Whether the code cells hold the fault's name under the code: in half the rows and two at least, one or
+ * two lines of words (no code) in the code cell below the code's own line. Cards of "label: value"
+ * lines (code-cards.ts), whose values stand under the code beside a column of labels, are no names.
  */
 function namesUnderCodes(layout: Layout, columns: TableColumn[], codeColumn: number): boolean {
-  const named = layout.bands.filter((band) =>
-    layout.bodyLines.some(
+  const named = layout.bands.filter((band) => {
+    const inBand = layout.bodyLines.filter((l) => l.y > band.top && l.y < band.bottom);
+    const under = inBand.filter(
       (l) =>
         l.y > band.anchorY + 0.5 &&
-        l.y < band.bottom &&
         l.segments.some(
           (s) =>
             columnOf(columns, s.x0) === codeColumn &&
             /\p{L}{3}/u.test(s.text) &&
             codeFamily(s.text.trim()) === undefined,
         ),
-    ),
-  ).length;
+    );
+    if (under.length === 0 || under.length > 2) return false;
+    const labels = columns.some(
+      (_, ci) =>
+        ci !== codeColumn &&
+        onlyLabels(
+          inBand
+            .flatMap((l) => l.segments.filter((s) => columnOf(columns, s.x0) === ci))
+            .map((s) => s.text)
+            .join(' '),
+        ),
+    );
+    return !labels;
+  }).length;
   return named >= Math.max(2, layout.bands.length * 0.5);
 }
 
