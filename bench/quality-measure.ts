@@ -11,7 +11,7 @@ import path from 'node:path';
 import { ingest } from '../pipeline/ingest/run.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import type { ErrorCodeRow } from '../src/bundle/schema.js';
-import { codeVariants, normCode } from '../src/text/normalise.js';
+import { codeKey, codeVariants } from '../src/text/normalise.js';
 import { type AnswerFigures, answerPath, MEANING_OK, measureAnswers } from './quality-answers.js';
 import { type ManualGroup, readManualGroups } from './quality-groups.js';
 import { type AnswerKey, readAnswerKeys } from './quality-keys.js';
@@ -177,7 +177,7 @@ async function measureManual(
     : [];
   const byNorm = new Map<string, ErrorCodeRow[]>();
   for (const row of rows) {
-    const k = normCode(row.code);
+    const k = codeKey(row.code);
     byNorm.set(k, [...(byNorm.get(k) ?? []), row]);
   }
   const find = (code: string): ErrorCodeRow | undefined => {
@@ -234,7 +234,7 @@ async function measureManual(
   }
   if (out.codeKeys > 0) {
     const distinct = new Map<string, string>();
-    for (const row of rows) distinct.set(normCode(row.code), row.code);
+    for (const row of rows) distinct.set(codeKey(row.code), row.code);
     out.extracted = distinct.size;
     for (const [norm, code] of distinct) {
       if (keyed.has(norm)) out.extractedInKeys++;

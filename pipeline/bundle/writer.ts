@@ -6,7 +6,7 @@ import { FORMAT_VERSION, META, SCHEMA_SQL, type SearchStats } from '../../src/bu
 import type { BrandAliases } from '../../src/catalog/brands.js';
 import type { Sidecar } from '../../src/contract/sidecar.js';
 import { analyzeChunk, encodeChunkTerms, facetTokens, INDEX_FIELDS } from '../../src/search/chunk-index.js';
-import { normBrand, normModel } from '../../src/text/normalise.js';
+import { codeKey, normBrand, normModel } from '../../src/text/normalise.js';
 import { type DocumentSource, EXTRACTOR_VERSION } from '../extract-document.js';
 import type { CodeLineRecord } from '../facts/code-index.js';
 import type { ExtractedDocument } from '../types.js';
@@ -86,7 +86,7 @@ export class BundleBuilder {
           doc.id,
           brand,
           e.code,
-          normModel(e.code),
+          codeKey(e.code),
           e.title,
           JSON.stringify(e.causes),
           JSON.stringify(e.steps),
@@ -304,7 +304,7 @@ export class BundleBuilder {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const r of records)
-      stmt.run(documentId, brand, r.code, normModel(r.code), r.page, r.meaning, r.excerpt, origin);
+      stmt.run(documentId, brand, r.code, codeKey(r.code), r.page, r.meaning, r.excerpt, origin);
   }
 
   private insertSnapshots(documentId: string, snapshots: SnapshotImage[]): void {

@@ -1,5 +1,5 @@
 import { cellsStand, cellsText, type ExcerptCell } from '../../src/text/excerpt-cells.js';
-import { normCode } from '../../src/text/normalise.js';
+import { codeKey } from '../../src/text/normalise.js';
 import { type Line, type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
 import { cellItems, joinLines, toSteps } from './cell-text.js';
@@ -93,7 +93,7 @@ export function codesFromCards(
   const out: ErrorCodeRecord[] = [];
   const seen = new Set<string>();
   for (const card of full) {
-    const key = normCode(card.code);
+    const key = codeKey(card.code);
     if (known.has(key) || seen.has(key)) continue;
     seen.add(key);
     const page = pages.find((p) => p.page === card.page)!;

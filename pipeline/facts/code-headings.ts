@@ -1,4 +1,4 @@
-import { normCode } from '../../src/text/normalise.js';
+import { codeKey } from '../../src/text/normalise.js';
 import type { PageLayout } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
 import { cellItems, toSteps } from './cell-text.js';
@@ -60,12 +60,12 @@ export function codesFromHeadings(
       found.push({ code: m[2]!, title, page: page.page, line: index });
     });
   }
-  const fresh = found.filter((f) => !known.has(normCode(f.code)));
-  if (new Set(found.map((f) => normCode(f.code))).size < MIN_CODES) return [];
+  const fresh = found.filter((f) => !known.has(codeKey(f.code)));
+  if (new Set(found.map((f) => codeKey(f.code))).size < MIN_CODES) return [];
   const out: ErrorCodeRecord[] = [];
   const seen = new Set<string>();
   for (const f of fresh) {
-    const key = normCode(f.code);
+    const key = codeKey(f.code);
     if (seen.has(key)) continue;
     seen.add(key);
     const page = pages.find((p) => p.page === f.page)!;

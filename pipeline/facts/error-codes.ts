@@ -1,17 +1,19 @@
 import { cellsStand, cellsText, type ExcerptCell, hyphenatedWords } from '../../src/text/excerpt-cells.js';
-import { containsVerbatim, fold, normCode } from '../../src/text/normalise.js';
-import { figures, sameReading } from '../../src/text/readings.js';
+import { codeKey, containsVerbatim, fold } from '../../src/text/normalise.js';
+import { contentWords, figures, sameReading } from '../../src/text/readings.js';
+import { pageLanguages } from '../detect/language.js';
 import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
 import { cellItems, cellLines, joinLines, leadLines, toSteps } from './cell-text.js';
 import { codesFromCards } from './code-cards.js';
 import { codesFromHeadings } from './code-headings.js';
-import { isEmptyMark } from './code-pattern.js';
+import { codeFamily, isEmptyMark } from './code-pattern.js';
 import { type CodeTable, findCodeTables, type TableRow } from './code-tables.js';
 import type { GridSegment } from './page-grid.js';
 import { partOf } from './parts.js';
 import { onlyPointers, procedureLines, readProcedure } from './procedure-content.js';
 import { findProcedures } from './procedures.js';
+import { runOnCodes } from './run-on-codes.js';
 
 export { codeTablePages } from './code-tables.js';
 
@@ -48,7 +50,7 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
   for (const table of tables) {
     for (const row of table.rows) {
       for (const code of row.codes) {
-        const key = normCode(code);
+        const key = codeKey(code);
         best.set(key, Math.max(best.get(key) ?? 0, weight(table)));
       }
     }
@@ -61,33 +63,55 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
       const page = byPage.get(row.page);
       if (!page) continue;
       for (const code of row.codes) {
-        if (best.get(normCode(code)) !== weight(table)) continue;
+        if (best.get(codeKey(code)) !== weight(table)) continue;
         const record = toRecord(table, row, code, page, chunks, textOf, hyphenated);
-        if (record) fromTable.push(record);
+        if (!record) continue;
+        fromTable.push(record);
+        // Further codes printed on the row's line ("L0: ...; L1: ...") are entries of their own.
+        const { own, others } = runOnCodes(record.title, code);
+        if (others.length === 0) continue;
+        record.title = own;
+        for (const other of others) {
+          if (codesOf(table).has(codeKey(other.code)) || best.has(codeKey(other.code))) continue;
+          fromTable.push({
+            ...record,
+            code: other.code,
+            title: other.text,
+            causes: [],
+            steps: [],
+            part: partOf(other.text),
+          });
+        }
       }
     }
     return fromTable;
   });
   const records: ErrorCodeRecord[] = [];
+  const tableOf = new Map<ErrorCodeRecord, CodeTable>();
   perTable.forEach((fromTable, i) => {
+    for (const record of fromTable) tableOf.set(record, ordered[i]!);
     const reprinted = perTable.slice(0, i).filter((earlier) => reprintOf(earlier, fromTable));
     const kept: ErrorCodeRecord[] = [];
     for (const record of fromTable) {
       // The same definition printed again (a summary, an annex) adds nothing.
-      const key = normCode(record.code);
-      const same = (r: ErrorCodeRecord) => normCode(r.code) === key && bare(r.title) === bare(record.title);
+      const key = codeKey(record.code);
+      const same = (r: ErrorCodeRecord) => codeKey(r.code) === key && bare(r.title) === bare(record.title);
       if (records.some(same) || kept.some(same)) continue;
       // A reprint of the whole list in other words: the first printing stands.
       const reworded = (r: ErrorCodeRecord) =>
-        normCode(r.code) === key && figures(r.title) === figures(record.title);
+        codeKey(r.code) === key && figures(r.title) === figures(record.title);
       if (reprinted.some((earlier) => earlier.some(reworded))) continue;
       kept.push(record);
     }
     followReferences(kept);
     records.push(...kept);
   });
-  records.push(...codesFromCards(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
-  records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => normCode(r.code)))));
+  // Pages in another language print a translation, which the answer keeps apart (one per language).
+  const languages = pageLanguages(pages.map((p) => textOf(p.page) ?? ''));
+  const languageOf = (n: number) => languages[pages.findIndex((p) => p.page === n)] ?? 'mul';
+  foldDetailSections(records, tableOf, languageOf);
+  records.push(...codesFromCards(pages, chunks, new Set(records.map((r) => codeKey(r.code)))));
+  records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => codeKey(r.code)))));
   const tablePages = new Set(tables.flatMap((t) => t.rows.map((r) => r.page)));
   const procedures = findProcedures(
     pages,
@@ -96,7 +120,7 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     tablePages,
   );
   for (const r of records) {
-    const span = procedures.get(normCode(r.code));
+    const span = procedures.get(codeKey(r.code));
     if (!span || span.pageStart === r.page) continue;
     r.procedure = { chunkId: span.chunkId, pageStart: span.pageStart, pageEnd: span.pageEnd };
     const content = readProcedure(procedureLines(byPage, span));
@@ -107,12 +131,67 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
   return records;
 }
 
+/**
+ * A smaller table whose codes the manual's list prints too (a troubleshooting section that details some
+ * of them) reads those codes again, often in other words. Where both readings name one fault (oneFault),
+ * they are not two meanings: the list's entry stays the answer, and the section lends it the causes and
+ * steps the list lacks and becomes its procedure. Readings of other faults, or on pages of another
+ * language (a translation), stand apart.
+ */
+function foldDetailSections(
+  records: ErrorCodeRecord[],
+  tableOf: Map<ErrorCodeRecord, CodeTable>,
+  languageOf: (page: number) => string,
+): void {
+  for (const detail of [...records]) {
+    const table = tableOf.get(detail);
+    if (!table) continue;
+    const key = codeKey(detail.code);
+    const listed = records.find((r) => {
+      const list = tableOf.get(r);
+      return (
+        r !== detail &&
+        list !== undefined &&
+        list !== table &&
+        codeKey(r.code) === key &&
+        codesOf(list).size > codesOf(table).size &&
+        [...codesOf(table)].every((c) => codesOf(list).has(c))
+      );
+    });
+    if (!listed || !oneFault(listed.title, detail.title)) continue;
+    if (languageOf(listed.page) !== languageOf(detail.page)) continue;
+    if (listed.causes.length === 0) listed.causes = detail.causes;
+    if (listed.steps.length === 0) listed.steps = detail.steps;
+    listed.part ??= detail.part;
+    if (!listed.procedure && detail.chunkId && detail.page !== listed.page)
+      listed.procedure = {
+        chunkId: detail.chunkId,
+        pageStart: detail.page,
+        pageEnd: detail.pages.at(-1) ?? detail.page,
+      };
+    records.splice(records.indexOf(detail), 1);
+  }
+}
+
+/**
+ * Two readings of one fault: they share half the words of the shorter, and two words at least where it
+ * has two or more (a word like "fault" alone joins nothing), and state no other figures.
+ */
+function oneFault(a: string, b: string): boolean {
+  const [x, y] = [contentWords(a), contentWords(b)];
+  const shared = [...x].filter((w) => y.has(w)).length;
+  const shorter = Math.min(x.size, y.size);
+  if (shorter === 0 || shared < Math.max(Math.min(2, shorter), Math.ceil(shorter / 2))) return false;
+  const [fa, fb] = [figures(a), figures(b)];
+  return fa === fb || fa === '' || fb === '';
+}
+
 const tableCodes = new WeakMap<CodeTable, Set<string>>();
 
 function codesOf(table: CodeTable): Set<string> {
   let set = tableCodes.get(table);
   if (!set) {
-    set = new Set(table.rows.flatMap((r) => r.codes.map(normCode)));
+    set = new Set(table.rows.flatMap((r) => r.codes.map(codeKey)));
     tableCodes.set(table, set);
   }
   return set;
@@ -130,13 +209,13 @@ function bare(title: string): string {
  */
 function reprintOf(earlier: ErrorCodeRecord[], later: ErrorCodeRecord[]): boolean {
   const byCode = new Map<string, string[]>();
-  for (const r of earlier) byCode.set(normCode(r.code), [...(byCode.get(normCode(r.code)) ?? []), r.title]);
+  for (const r of earlier) byCode.set(codeKey(r.code), [...(byCode.get(codeKey(r.code)) ?? []), r.title]);
   const shared = new Map<string, boolean>();
   for (const r of later) {
-    const titles = byCode.get(normCode(r.code));
+    const titles = byCode.get(codeKey(r.code));
     if (!titles) continue;
     const agrees = titles.some((t) => sameReading(t, r.title));
-    shared.set(normCode(r.code), (shared.get(normCode(r.code)) ?? false) || agrees);
+    shared.set(codeKey(r.code), (shared.get(codeKey(r.code)) ?? false) || agrees);
   }
   if (shared.size < 3) return false;
   return [...shared.values()].filter(Boolean).length >= shared.size * 0.7;
@@ -156,19 +235,19 @@ const SAME_AS =
  * reference, so that a technician reading one code has the full list.
  */
 function followReferences(records: ErrorCodeRecord[]): void {
-  const byCode = new Map(records.map((r) => [normCode(r.code), r]));
+  const byCode = new Map(records.map((r) => [codeKey(r.code), r]));
   for (const record of records) {
     const causes: string[] = [];
     for (const cause of record.causes) {
       causes.push(cause);
-      const target = byCode.get(normCode(SAME_AS.exec(cause)?.[1] ?? ''));
+      const target = byCode.get(codeKey(SAME_AS.exec(cause)?.[1] ?? ''));
       if (target && target !== record) causes.push(...target.causes.filter((c) => !SAME_AS.test(c)));
     }
     record.causes = causes;
     const steps: string[] = [];
     for (const step of record.steps) {
       steps.push(step.text);
-      const target = byCode.get(normCode(SAME_AS.exec(step.text)?.[1] ?? ''));
+      const target = byCode.get(codeKey(SAME_AS.exec(step.text)?.[1] ?? ''));
       if (target && target !== record)
         steps.push(...target.steps.map((t) => t.text).filter((t) => !SAME_AS.test(t)));
     }
@@ -192,8 +271,16 @@ function toRecord(
   ];
   const cellText = (ci: number) => joinLines(lines(ci), hyphenated);
   const items = (ci: number) => cellItems(lines(ci));
+  // A name printed under the code, in the code cell, is the title without the code.
+  const titleText = (ci: number) =>
+    table.codeColumns.includes(ci)
+      ? joinLines(
+          lines(ci).filter((l) => codeFamily(l) === undefined && !isEmptyMark(l)),
+          hyphenated,
+        )
+      : cellText(ci);
   let title =
-    table.titleColumn !== undefined ? ownReading(cellText(table.titleColumn), code, codesOf(table)) : '';
+    table.titleColumn !== undefined ? ownReading(titleText(table.titleColumn), code, codesOf(table)) : '';
   const causes = table.causeColumns.flatMap(items);
   // Without a header, a description cell may open with its title on a line of its own and explain on.
   const lead =
@@ -237,15 +324,13 @@ function toRecord(
  * left out. Brackets holding anything else (a sensor's label) are text.
  */
 export function ownReading(title: string, code: string, tableCodes: ReadonlySet<string>): string {
-  const refs = [...title.matchAll(/\(\s*([^()]{1,12}?)\s*\)/g)].filter((m) =>
-    tableCodes.has(normCode(m[1]!)),
-  );
+  const refs = [...title.matchAll(/\(\s*([^()]{1,12}?)\s*\)/g)].filter((m) => tableCodes.has(codeKey(m[1]!)));
   if (refs.length === 0) return title;
-  const own = normCode(code);
+  const own = codeKey(code);
   const parts: { code: string; text: string }[] = [];
   let from = 0;
   for (const m of refs) {
-    parts.push({ code: normCode(m[1]!), text: title.slice(from, m.index).trim() });
+    parts.push({ code: codeKey(m[1]!), text: title.slice(from, m.index).trim() });
     from = m.index + m[0].length;
   }
   const rest = title.slice(from).trim();

@@ -54,7 +54,7 @@ export function headerRole(header: string): ColumnRole | undefined {
  * error-code table; elsewhere code-like tokens are more likely part numbers, terminals or parameters.
  */
 const FAULT_CONTEXT =
-  /\b(?:errors?|error codes?|faults?|fault codes?|trouble|troubleshooting|malfunctions?|alarms?|abnormal|abnormality|failures?|protection|check codes?|diagnos\w*|fehler\w*|storung\w*|stoerung\w*|warnung|alarm\w*|erreurs?|defauts?|pannes?|anomalies?|diagnostic|averias?|fallas?|fallos?|codigos? de error|alarma|errore|guasti|allarmi|storing\w*|fouten|foutcodes?|probleemanalyse|alarmen|schutz\w*|defekt\w*|proteccion|beveiliging\w*|bescherming)\b/;
+  /\b(?:errors?|error codes?|faults?|fault codes?|trouble|troubleshooting|malfunctions?|alarms?|abnormal|abnormality|failures?|protection|check codes?|diagnos\w*|fehler\w*|storung\w*|stoerung\w*|warnung|alarm\w*|erreurs?|defauts?|pannes?|anomalies?|diagnostic|averias?|fallas?|fallos?|errores|codigos? de error|alarma|errore|errori|guasti|erros|falhas?|avarias?|b[lł]ad|b[lł]edy|b[lł]edow|usterki?|awari[ae]|allarmi|storing\w*|fouten|foutcodes?|probleemanalyse|alarmen|schutz\w*|defekt\w*|proteccion|beveiliging\w*|bescherming)\b/;
 
 export function mentionsFaults(text: string): boolean {
   return FAULT_CONTEXT.test(fold(text));

@@ -1,4 +1,4 @@
-import { normCode } from '../../src/text/normalise.js';
+import { codeKey } from '../../src/text/normalise.js';
 import type { PageLayout } from '../layout/types.js';
 import type { ChunkRecord } from '../types.js';
 import { codeFamily } from './code-pattern.js';
@@ -45,7 +45,7 @@ export function findProcedures(
   codes: string[],
   tablePages: Set<number>,
 ): Map<string, ProcedureSpan> {
-  const wanted = new Set(codes.map(normCode));
+  const wanted = new Set(codes.map(codeKey));
   const headingTitles = new Map<number, Set<string>>();
   for (const c of chunks) {
     const title = c.sectionPath.at(-1);
@@ -76,7 +76,7 @@ export function findProcedures(
           found.push({ code: lead[1]!, strength: 1, titled: /^\s+[–—-]\s|^$/.test(lead[2]!) });
       });
       for (const { code, strength, titled } of found) {
-        const key = normCode(code);
+        const key = codeKey(code);
         if (!wanted.has(key)) continue;
         // A line titled like a procedure ("E9 — Water flow error") ends the procedure above it.
         if (strength === 2) allStarts.push({ page: page.page, midPage, line: lineIndex });

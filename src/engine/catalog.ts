@@ -7,7 +7,7 @@ import type {
 } from '../contract/catalog.js';
 import type { DocumentSummary } from '../contract/documents.js';
 import type { ModelCoverageResponse, ResolveModelRequest, ResolveModelResponse } from '../contract/models.js';
-import { normBrand, normModel } from '../text/normalise.js';
+import { codeKey, normBrand } from '../text/normalise.js';
 import type { CorpusView } from './corpus.js';
 import { findEntries } from './diagnostic.js';
 import { ServiceError } from './errors.js';
@@ -39,7 +39,7 @@ export function errorCode(view: CorpusView, input: { brand: string; code: string
   if (out.length === 0) {
     throw new ServiceError('error_code_not_found', `no manual of ${brand} documents code "${input.code}"`);
   }
-  return { brand, code: normModel(input.code), entries: out };
+  return { brand, code: codeKey(input.code), entries: out };
 }
 
 function documentsOf(view: CorpusView, ids: string[]): DocumentSummary[] {

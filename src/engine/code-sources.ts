@@ -4,7 +4,7 @@
  * index (the row or line a code opens on its page) answers only where neither has anything for the code in
  * the manuals asked about.
  */
-import { codeVariants, normModel } from '../text/normalise.js';
+import { codeKey, codeVariants } from '../text/normalise.js';
 import type { CodeEntry, CorpusView } from './corpus.js';
 
 export type CodeSource = CodeEntry['origin'];
@@ -17,7 +17,7 @@ export function findIn(
 ): { entries: CodeEntry[]; variant: boolean } {
   const keep = (list: CodeEntry[]) =>
     documents ? list.filter((e) => documents.has(e.row.document_id)) : list;
-  const primary = normModel(code);
+  const primary = codeKey(code);
   const exact = keep(lookup(primary));
   if (exact.length > 0) return { entries: exact, variant: false };
   const out: CodeEntry[] = [];

@@ -13,7 +13,7 @@ import type {
   StrictDiagnosticResponse,
   StrictModelMatch,
 } from '../contract/models.js';
-import { normModel } from '../text/normalise.js';
+import { codeKey } from '../text/normalise.js';
 import { contentWords, sameReading } from '../text/readings.js';
 import { findIn, findSourced } from './code-sources.js';
 import type { CodeEntry, CorpusView } from './corpus.js';
@@ -268,7 +268,7 @@ function elsewhere(
     return empty('unknown_code', parts.model ? 0.7 : 0.6, {
       brand,
       model: parts.model,
-      error_code: normModel(code),
+      error_code: codeKey(code),
       follow_up_questions: [
         {
           field: 'error_code',
@@ -328,7 +328,7 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
   switch (r.kind) {
     case 'unknown_brand':
       return empty('out_of_coverage', 0.95, {
-        error_code: normModel(input.error_code),
+        error_code: codeKey(input.error_code),
         follow_up_questions: [
           {
             field: 'brand',
@@ -345,7 +345,7 @@ export function diagnose(view: CorpusView, input: DiagnosticRequest): Diagnostic
       ];
       return empty('out_of_coverage', 0.9, {
         brand: r.brand,
-        error_code: entries[0]?.row.code ?? normModel(input.error_code),
+        error_code: entries[0]?.row.code ?? codeKey(input.error_code),
         alternatives: alternatives(view, rank(view, entries, input.language)),
         follow_up_questions: [
           askModel(options, 'The corpus has no manual of this model. Which model is on the nameplate?'),

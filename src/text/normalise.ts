@@ -15,19 +15,24 @@ export function collapseSpace(text: string): string {
 }
 
 /**
- * The normalised key of an error code: upper case, no spaces, hyphens or dots, so that "P 12", "p12"
- * and "P-12" agree. Leading zeros are kept ("E01" and "E1" stay distinct) because manufacturers use
- * both forms for different codes; lookups try the other form only when the printed one is absent.
+ * The key of an error code, the one the bundle writer stores (`code_norm`), the engine looks codes up by
+ * and the table reader compares codes with: upper case, no spaces, hyphens, dots, colons or slashes, so
+ * that "P 12", "p12" and "P-12" agree. Leading zeros are kept ("E01" and "E1" stay distinct) because
+ * manufacturers use both forms for different codes; lookups try the other form only when the printed one
+ * is absent (codeVariants).
  */
-export function normCode(code: string): string {
+export function codeKey(code: string): string {
   return fold(code)
     .replace(/[\s\-_.:/]+/g, '')
     .toUpperCase();
 }
 
+/** @deprecated the same key as codeKey, kept for callers not yet moved to it. */
+export const normCode = codeKey;
+
 /** Alternative keys for a code typed without or with the zero padding the manual uses ("E1" / "E01"). */
 export function codeVariants(code: string): string[] {
-  const norm = normCode(code);
+  const norm = codeKey(code);
   const out = new Set([norm]);
   const m = /^([A-Z]*)(0*)(\d+)([A-Z]*)$/.exec(norm);
   if (m) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageText } from '../../pipeline/layout/types.js';
 import { cellsStand } from '../../src/text/excerpt-cells.js';
-import { containsVerbatim, normCode } from '../../src/text/normalise.js';
+import { codeKey, containsVerbatim } from '../../src/text/normalise.js';
 import { byCode, drawTable, extract, makePdf } from './fixtures.js';
 
 describe('error-code tables', () => {
@@ -241,8 +241,8 @@ describe('error-code tables', () => {
       });
     });
     const { codes } = await extract(pdf);
-    expect(codes.map((c) => normCode(c.code))).toEqual(['A100', 'A500', 'A601']);
-    expect(codes.find((c) => normCode(c.code) === 'A500')!.title).toBe('Freeze protection');
+    expect(codes.map((c) => codeKey(c.code))).toEqual(['A100', 'A500', 'A601']);
+    expect(codes.find((c) => codeKey(c.code) === 'A500')!.title).toBe('Freeze protection');
   });
 
   it('emits no codes from parameter, terminal, spare-part or model tables', async () => {
