@@ -8,6 +8,15 @@ if (args.length === 1 && args[0] === '--version') {
   process.stdout.write(
     `${pkg.oclif.bin}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
   );
+} else if (Number(process.versions.napi) < 10) {
+  // better-sqlite3's binary needs Node-API 10 (Node 22.14): an older Node crashes (SIGSEGV) as it loads
+  // it, so say which Node is needed first. Status 4: bundle and state files cannot be read here.
+  const { readFileSync } = await import('node:fs');
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stderr.write(
+    `heatsource: this is Node ${process.version}; heatsource needs Node ${pkg.engines.node} (Node-API 10)\n`,
+  );
+  process.exitCode = 4;
 } else {
   const { execute } = await import('@oclif/core');
   await execute({ dir: import.meta.url });

@@ -6,7 +6,7 @@
  * document), and close() the pool at the end. renderSnapshots() is the one-document shortcut.
  * Workers run compiled JavaScript: from the TypeScript sources, `npm run build` must have run.
  */
-export { renderSnapshots, SnapshotPool, type SnapshotPoolOptions } from './pool.js';
+export { MIN_WORKER_HEAP_MB, renderSnapshots, SnapshotPool, type SnapshotPoolOptions } from './pool.js';
 export type {
   PageSnapshot,
   ProgressCallback,

@@ -17,9 +17,19 @@ import {
 import { renderWorkerUrl } from './worker-path.js';
 
 export interface SnapshotPoolOptions extends Omit<SnapshotOptions, 'jobs'> {
-  /** V8 heap limit per worker; a worker that exceeds it is replaced and its pages fail. */
+  /**
+   * V8 heap limit per worker, at least MIN_WORKER_HEAP_MB; a worker that exceeds it is replaced and its
+   * pages fail.
+   */
   maxWorkerHeapMb?: number;
 }
+
+/**
+ * The smallest heap limit a worker may be given. Under a few MB V8 cannot even deserialise a new
+ * isolate's start-up snapshot, and that is not the worker's recoverable out-of-memory exit but a fatal
+ * error that aborts the whole process ("GC during deserialization", status 133/134 on Node 22 and 24).
+ */
+export const MIN_WORKER_HEAP_MB = 16;
 
 /** One render() call: collects the pages of one document as workers report them. */
 class DocumentRun {
@@ -103,6 +113,9 @@ export class SnapshotPool {
   ) {
     if (!Number.isInteger(jobs) || jobs < 1)
       throw new RangeError(`jobs must be a positive integer, got ${jobs}`);
+    const heap = options.maxWorkerHeapMb;
+    if (heap !== undefined && !(Number.isFinite(heap) && heap >= MIN_WORKER_HEAP_MB))
+      throw new RangeError(`maxWorkerHeapMb must be at least ${MIN_WORKER_HEAP_MB}, got ${heap}`);
     this.workerUrl = renderWorkerUrl();
     this.slots = Array.from({ length: jobs }, () => ({}));
     this.defaults = {

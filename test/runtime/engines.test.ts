@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
@@ -29,12 +30,35 @@ describe('the supported Node versions', () => {
     expect(read('sdk/package.json').engines.node).toBe(floor);
   });
 
-  it('CI can run the whole suite on the floor, installed from the registry', () => {
+  it('CI runs the whole suite on the floor and on the current LTS, installed from the registry', () => {
     const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
-    expect(ci).toMatch(/NODE_VERSIONS="\$\{HEATSOURCE_CI_NODE_VERSIONS:-[\d ]*\}"/);
-    expect(ci).toMatch(/npm install --prefix "\$prefix" [^\n]*"node@\$major"/);
-    expect(semver.minVersion(floor)?.major).toBe(22);
+    const list = ci.match(/NODE_VERSIONS="\$\{HEATSOURCE_CI_NODE_VERSIONS:-([\d. ]+)\}"/)?.[1]?.split(' ');
+    // The floor exactly as engines states it (not a later release of its major), then the LTS.
+    const lowest = semver.minVersion(floor);
+    expect(list).toEqual([`${lowest?.major}.${lowest?.minor}`, '24']);
+    expect(lowest?.major).toBe(22);
+    expect(ci).toMatch(/npm install --prefix "\$prefix" [^\n]*"node@\$version"/);
     // What README tells a newcomer to run is what CI runs, on each version.
     expect(ci).toMatch(/npm ci\n\s*PATH="\$bin:\$PATH" npm test\n/);
   });
+
+  // A Node older than the floor (the machine's own, where it has one) is told which Node to use, in one
+  // line and with status 4, instead of crashing as it loads the SQLite binary.
+  const older = ['/usr/bin/node', '/usr/local/bin/node'].find((node) => {
+    if (!fs.existsSync(node)) return false;
+    return Number(execFileSync(node, ['-p', 'process.versions.napi'], { encoding: 'utf8' })) < 10;
+  });
+  it.skipIf(!older)(
+    `an older Node is told the floor (${older ?? 'no Node older than the floor here'})`,
+    () => {
+      const run = spawnSync(older!, [path.join(ROOT, 'bin', 'run.js'), 'lookup', '--brand', 'Demotherm'], {
+        encoding: 'utf8',
+      });
+      expect(run.status).toBe(4);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(
+        /^heatsource: this is Node v\d+\.\d+\.\d+; heatsource needs Node >=22\.14 \(Node-API 10\)\n$/,
+      );
+    },
+  );
 });

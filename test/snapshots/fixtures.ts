@@ -46,3 +46,22 @@ export function makePdf({ pages, size = 'A4', layout = 'portrait' }: FixtureOpti
     doc.end();
   });
 }
+
+/**
+ * One A4 page packed with tiny text runs: rendering it builds an operator list of tens of MB in the
+ * worker's JS heap, whatever the size of the code the worker loads.
+ */
+export function makeDensePdf(runs = 40_000): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'A4', margin: 0 });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    doc.on('error', reject);
+    doc.font('Helvetica').fontSize(2);
+    for (let i = 0; i < runs; i++) {
+      doc.text(`E${i % 97}`, (i % 120) * 5, (Math.floor(i / 120) * 2) % 840, { lineBreak: false });
+    }
+    doc.end();
+  });
+}

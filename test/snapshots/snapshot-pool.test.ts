@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SnapshotPool } from '../../pipeline/snapshots/index.js';
-import { makePdf } from './fixtures.js';
+import { MIN_WORKER_HEAP_MB, SnapshotPool } from '../../pipeline/snapshots/index.js';
+import { makeDensePdf, makePdf } from './fixtures.js';
 
 let a4: Uint8Array;
 let letter: Uint8Array;
@@ -73,11 +73,21 @@ describe('SnapshotPool', { timeout: 30_000 }, () => {
   });
 
   it('reports the pages of a worker that runs out of memory instead of hanging', async () => {
-    const p = pool(1, { width: 300, maxWorkerHeapMb: 1 });
-    const { snapshots, failures } = await p.render(a4, 'all');
+    // The smallest limit allowed; the dense page needs more than twice as much (it renders at 64 MB).
+    const p = pool(1, { width: 300, maxWorkerHeapMb: MIN_WORKER_HEAP_MB });
+    const { snapshots, failures } = await p.render(await makeDensePdf(), 'all');
     expect(snapshots).toEqual([]);
-    expect(failures.map((f) => f.page)).toEqual([1, 2, 3]);
+    expect(failures.map((f) => f.page)).toEqual([1]);
     for (const failure of failures) expect(failure.reason).toMatch(/worker crashed: .*memory/);
+  });
+
+  it('refuses a worker heap limit too small for V8 to start an isolate', () => {
+    // Under a few MB V8 aborts the whole process while it starts the worker, not just the worker.
+    for (const mb of [1, 8, MIN_WORKER_HEAP_MB - 1, Number.NaN]) {
+      expect(() => new SnapshotPool(1, { maxWorkerHeapMb: mb })).toThrow(
+        new RegExp(`maxWorkerHeapMb must be at least ${MIN_WORKER_HEAP_MB}`),
+      );
+    }
   });
 
   it('fails pending pages when closed mid-render', async () => {
