@@ -56,7 +56,11 @@ function trend(now: number, before: number | undefined): string {
   return ' ';
 }
 
-/** The leading hypotheses with their probabilities as bars, and the manual pages behind each. */
+/**
+ * The leading hypotheses with their probabilities as bars, and the manual pages behind each. A manual's
+ * title is printed once, under the heading: the causes name only their pages (with the manual's number
+ * when several manuals are cited), so that a narrow terminal is not filled with the same title.
+ */
 export function formatHypotheses(
   hypotheses: SessionHypothesis[],
   style: Style,
@@ -64,10 +68,19 @@ export function formatHypotheses(
 ): Lines {
   const out = new Lines(style);
   out.add(style.bold('Likely causes'));
-  for (const h of hypotheses.slice(0, options.top ?? SHOWN_HYPOTHESES)) {
+  const shown = hypotheses.slice(0, options.top ?? SHOWN_HYPOTHESES);
+  const cited = (h: SessionHypothesis) => h.citations.slice(0, 2);
+  const titles = [...new Set(shown.flatMap((h) => cited(h).map((c) => c.title)))];
+  const numbered = titles.length > 1;
+  if (numbered) for (const [i, title] of titles.entries()) out.para(style.dim(title), `  [${i + 1}] `);
+  else if (titles[0]) out.para(style.dim(`Pages of ${titles[0]}`), '  ');
+  for (const h of shown) {
     const head = `${percent(h.probability).padStart(4)} ${trend(h.probability, options.previous?.get(h.id))} ${style.cyan(bar(h.probability))} `;
     out.para(h.label, head);
-    for (const c of h.citations.slice(0, 2)) out.para(style.dim(citationText(c)), ' '.repeat(18));
+    const where = cited(h).map((c) =>
+      numbered ? `[${titles.indexOf(c.title) + 1}] ${pages(c.page, c.page_end)}` : pages(c.page, c.page_end),
+    );
+    if (where.length > 0) out.para(style.dim(where.join(', ')), ' '.repeat(18));
   }
   return out;
 }
@@ -124,10 +137,22 @@ export function partText(part: NonNullable<NextAction['part']>): string {
   return `Part: ${part.name}${ref}${page}`;
 }
 
-function quoteLine(q: ManualQuote): string {
+function quoted(q: ManualQuote): string {
   const words = q.excerpt.replace(/\s+/g, ' ').trim();
-  const shown = words.length > 160 ? `${words.slice(0, 157)}…` : words;
-  return `Manual, ${citationText(q.citation)}: “${shown}”`;
+  return `“${words.length > 160 ? `${words.slice(0, 157)}…` : words}”`;
+}
+
+/** The manual's own words with their pages; quotes of one manual name its title once. */
+function addQuotes(out: Lines, quotes: ManualQuote[], style: Style, indent: string): void {
+  const titles = new Set(quotes.map((q) => q.citation.title));
+  if (quotes.length > 1 && titles.size === 1) {
+    out.para(style.dim(`Manual, ${quotes[0]!.citation.title}:`), indent);
+    for (const q of quotes) {
+      out.para(style.dim(`${pages(q.citation.page, q.citation.page_end)}: ${quoted(q)}`), `${indent}  `);
+    }
+  } else {
+    for (const q of quotes) out.para(style.dim(`Manual, ${citationText(q.citation)}: ${quoted(q)}`), indent);
+  }
 }
 
 /**
@@ -142,9 +167,8 @@ function formatSources(
 ): Lines {
   const out = new Lines(style);
   if (source === 'knowledge') out.para(style.dim('General advice (not quoted from a manual).'), '  ');
-  if (quotes && quotes.length > 0) {
-    for (const q of quotes) out.para(style.dim(quoteLine(q)), '  ');
-  } else if (!quotes) {
+  if (quotes && quotes.length > 0) addQuotes(out, quotes, style, '  ');
+  else if (!quotes) {
     for (const c of citations) out.para(style.dim(`Manual: ${citationText(c)}`), '  ');
   }
   return out;
@@ -210,14 +234,13 @@ export function formatOutcome(outcome: SessionOutcome, style: Style): Lines {
       out.para(style.dim('General advice (not quoted from a manual).'), '    ');
   }
   if (outcome.repair_plan.length > 0) {
-    out.add('  Repairs still to try, most worthwhile first:');
+    out.para('Repairs still to try, most worthwhile first:', '  ');
     outcome.repair_plan.slice(0, 5).forEach((r, i) => {
       out.para(r.label, `    ${i + 1}. `);
     });
   }
-  if (outcome.quotes && outcome.quotes.length > 0) {
-    for (const q of outcome.quotes) out.para(style.dim(quoteLine(q)), '  ');
-  } else if (!outcome.quotes) {
+  if (outcome.quotes && outcome.quotes.length > 0) addQuotes(out, outcome.quotes, style, '  ');
+  else if (!outcome.quotes) {
     for (const c of outcome.citations) out.para(style.dim(`Manual: ${citationText(c)}`), '  ');
   }
   return out;

@@ -1,6 +1,6 @@
-import { CommandHelp, Help, type Interfaces } from '@oclif/core';
+import { type Command, CommandHelp, Help, type Interfaces } from '@oclif/core';
 import { EXIT_TABLE } from './exit-codes.js';
-import { visibleLength } from './text-layout.js';
+import { visibleLength, wrap } from './text-layout.js';
 
 /**
  * One line wrapped at spaces to `width`, its continuation lines indented like it: a word is never cut
@@ -25,14 +25,16 @@ export function wrapWords(line: string, width: number): string[] {
 }
 
 /**
- * oclif's help, with the exit-code table at the end of `heatsource --help`: every command shares it, and
- * scripts are written against it.
+ * The narrowest column help text is wrapped to. oclif's flag table gives the descriptions what the flag
+ * names leave (17 columns at 45); a floor any higher would push them past the terminal's edge.
  */
+const MIN_WRAP = 10;
+
 /** Wraps `body` at spaces to the help's width less `spacing`, line by line. */
 function wrapBody(body: string, width: number): string {
   return body
     .split('\n')
-    .flatMap((line) => wrapWords(line, Math.max(20, width)))
+    .flatMap((line) => wrapWords(line, Math.max(MIN_WRAP, width)))
     .join('\n');
 }
 
@@ -44,6 +46,10 @@ class HeatsourceCommandHelp extends CommandHelp {
   }
 }
 
+/**
+ * oclif's help, wrapped between words to the terminal, with the exit-code table at the end of
+ * `heatsource --help`: every command shares it, and scripts are written against it.
+ */
 export default class HeatsourceHelp extends Help {
   protected override CommandHelpClass = HeatsourceCommandHelp;
 
@@ -57,6 +63,17 @@ export default class HeatsourceHelp extends Help {
     return wrapBody(this.render(body), this.opts.maxWidth - spacing - 2);
   }
 
+  /** The command's one-line summary at the top of its help, which oclif prints unwrapped. */
+  protected override summary(c: Command.Loadable): string | undefined {
+    const line = super.summary(c);
+    return line === undefined ? undefined : wrapBody(line, this.opts.maxWidth);
+  }
+
+  /** The root help's heading (the description, the version, the usage), wrapped like the rest. */
+  override formatRoot(): string {
+    return wrapBody(super.formatRoot(), this.opts.maxWidth);
+  }
+
   protected override async showRootHelp(): Promise<void> {
     await super.showRootHelp();
     const width = Math.max(...EXIT_TABLE.map(([code]) => String(code).length));
@@ -64,7 +81,9 @@ export default class HeatsourceHelp extends Help {
       [
         '',
         'EXIT STATUS',
-        ...EXIT_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(width)}  ${meaning}`),
+        ...EXIT_TABLE.flatMap(([code, meaning]) =>
+          wrap(meaning, this.opts.maxWidth, `  ${String(code).padEnd(width)}  `),
+        ),
       ].join('\n'),
     );
   }

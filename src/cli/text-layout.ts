@@ -82,12 +82,30 @@ export class Lines {
   }
 
   /**
-   * A command to copy and run: never wrapped, since a command broken over lines cannot be pasted. It
-   * keeps its indent when it fits, and starts at the margin when it does not.
+   * A command to copy and run. It keeps its indent when it fits, and starts at the margin when it does
+   * not. Wider than the terminal, it is cut between its words with the shell's ` \` line continuation,
+   * so that it still pastes and runs as one command and no word of it (an id, a path) is broken by the
+   * terminal; a flag stays beside its value.
    */
   command(text: string, indent = '', styled: (t: string) => string = this.style.dim): this {
-    const fits = this.style.width === null || indent.length + visibleLength(text) <= this.style.width;
-    this.lines.push(`${fits ? indent : ''}${styled(text)}`);
+    const width = this.style.width;
+    if (width === null || visibleLength(text) <= width) {
+      const fits = width === null || indent.length + visibleLength(text) <= width;
+      this.lines.push(`${fits ? indent : ''}${styled(text)}`);
+      return this;
+    }
+    let line = '';
+    for (const part of commandParts(text)) {
+      const candidate = line ? `${line} ${part}` : part;
+      // Every line but the last ends in ` \`: room is kept for it.
+      if (line.trim() && visibleLength(candidate) + 2 > width) {
+        this.lines.push(styled(`${line} \\`));
+        line = `  ${part}`;
+      } else {
+        line = candidate;
+      }
+    }
+    this.lines.push(styled(line));
     return this;
   }
 
@@ -100,6 +118,24 @@ export class Lines {
     while (this.lines.length > 0 && this.lines[this.lines.length - 1] === '') this.lines.pop();
     return this.lines.join('\n');
   }
+}
+
+/**
+ * The parts of a command line a continuation may fall between: its words, a quoted word with its
+ * spaces kept whole, and a flag together with the value after it.
+ */
+function commandParts(text: string): string[] {
+  const words = text.match(/(?:"(?:\\.|[^"\\])*"|'[^']*'|\S)+/g) ?? [];
+  const parts: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const value = words[i + 1];
+    if (word.startsWith('-') && value !== undefined && !value.startsWith('-')) {
+      parts.push(`${word} ${value}`);
+      i++;
+    } else parts.push(word);
+  }
+  return parts;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -162,6 +162,15 @@ describe('maintainers get no false green', () => {
   });
 });
 
+/** The commands printed in `text`, each with its ` \` continuation lines joined as a shell reads them. */
+function commandsIn(text: string): string[] {
+  const joined = text.replace(/ \\\n\s*/g, ' ');
+  return joined
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('heatsource '));
+}
+
 describe('narrow terminals (45 columns)', () => {
   const narrow = { COLUMNS: '45' };
 
@@ -171,14 +180,13 @@ describe('narrow terminals (45 columns)', () => {
       narrow,
     );
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.split('\n');
-    const commands = lines.filter((l) => l.trimStart().startsWith('heatsource '));
+    const commands = commandsIn(r.stdout);
     expect(commands.length).toBeGreaterThan(0);
-    for (const c of commands) expect(c.trim()).toMatch(/^heatsource snapshot [\w-]+ \d+$/);
-    for (const l of lines.filter((x) => !commands.includes(x))) {
-      // A prose line never passes the width, except a single word longer than it.
-      if (l.length > 45) expect(l.trim()).not.toContain(' ');
-    }
+    // A command wider than the terminal is cut between words with ` \`: joined, it is the command.
+    for (const c of commands) expect(c).toMatch(/^heatsource snapshot [\w-]+ \d+$/);
+    expect(r.stdout).toMatch(/^heatsource snapshot \\\n {2}[\w-]+ \d+$/m);
+    // No line passes the width, except a single word longer than it.
+    for (const l of r.stdout.split('\n')) if (l.length > 45) expect(l.trim()).not.toContain(' ');
   });
 
   it('names a few models under a search hit, not the whole range', async () => {
@@ -209,11 +217,8 @@ describe('narrow terminals (45 columns)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/DT-R100-E, DT-R101-E, DT-R102-E\s+and 13 more\n/);
     expect(r.stdout).not.toContain('DT-R115-E');
-    for (const l of r.stdout.split('\n')) {
-      if (l.trimStart().startsWith('heatsource '))
-        expect(l.trim()).toMatch(/^heatsource snapshot [\w-]+ \d+$/);
-      else if (l.length > 45) expect(l.trim()).not.toContain(' ');
-    }
+    for (const c of commandsIn(r.stdout)) expect(c).toMatch(/^heatsource snapshot [\w-]+ \d+$/);
+    for (const l of r.stdout.split('\n')) if (l.length > 45) expect(l.trim()).not.toContain(' ');
   });
 });
 

@@ -19,8 +19,8 @@ interface Run {
 }
 
 /** Runs the built binary with a home of its own, no saved login and no source in the environment. */
-function cli(args: string[], input?: string): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1' };
+function cli(args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1', ...extraEnv };
   env.HEATSOURCE_CONFIG = path.join(home, 'no-config.json');
   for (const name of ['HEATSOURCE_URL', 'HEATSOURCE_API_KEY', 'HEATSOURCE_BUNDLE', 'HEATSOURCE_STATE'])
     delete env[name];
@@ -226,6 +226,43 @@ describe('heatsource troubleshoot', () => {
     expect(out).toMatch(/is concluded\. Report:\n {2}heatsource session summary ds_/);
     // Every answer was echoed after its prompt, so the transcript reads as a dialogue.
     for (const line of lines) expect(out).toContain(`> ${line}`);
+  }, 120_000);
+
+  it('fits a 45-column terminal: commands cut with ` \\`, the id whole, a manual title once', async () => {
+    const narrow = { COLUMNS: '45' };
+    const state = path.join(home, 'narrow.sqlite');
+    const src = ['--bundle', bundle, '--state', state];
+    const r = await cli(['troubleshoot', ...unitFlags, ...src], ['?', '?', '?', '?', ''].join('\n'), narrow);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    // No line passes the width (one that is a single word longer than it would have nowhere to break).
+    for (const line of lines) if (line.length > 45) expect(line.trim()).not.toContain(' ');
+    const id = /Session (ds_\S+) is \w+\. Report:/.exec(r.stdout.replace(/\n/g, ' '))?.[1];
+    expect(id).toBeDefined();
+    // The closing command is whole once its continuations are joined, as a shell reads it, and its id
+    // stands unbroken on one line.
+    const report = r.stdout.slice(r.stdout.lastIndexOf('Report:') + 'Report:'.length).trim();
+    expect(report.replace(/ \\\n\s*/g, ' ')).toBe(`heatsource session summary ${id}`);
+    expect(lines.some((l) => l.trim() === id)).toBe(true);
+    // Each view of the causes names the manual once, and its pages under each cause.
+    const views = r.stdout.split('Likely causes').slice(1);
+    expect(views.length).toBeGreaterThan(1);
+    for (const view of views) {
+      const causes = view.slice(0, view.search(/\n\n/));
+      expect(causes.split('Alpha Monobloc Service Manual').length - 1).toBe(1);
+      expect(causes).toMatch(/^ {18}pages? \d/m);
+    }
+
+    // Quitting prints the resume command cut the same way; pasted as printed, it is the command.
+    const left = await cli(['troubleshoot', ...unitFlags, ...src], 'quit\n', narrow);
+    const resume = left.stdout.slice(left.stdout.indexOf('Resume with:') + 'Resume with:'.length).trim();
+    expect(resume.split('\n').length).toBeGreaterThan(1);
+    // A flag stays with its value: only a flag and a path longer than the terminal pass its width.
+    for (const line of resume.split('\n'))
+      if (line.length > 45) expect(line.trim()).toMatch(/^--\w+ \S+( \\)?$/);
+    const joined = resume.replace(/ \\\n\s*/g, ' ');
+    expect(joined).toMatch(/^heatsource troubleshoot --session ds_\S+ --bundle /);
+    expect(joined.endsWith(`--bundle ${bundle} --state ${state}`)).toBe(true);
   }, 120_000);
 
   it('asks for the unit when no flag names it, escalates when the budget is spent', async () => {
