@@ -28,6 +28,7 @@ export function layout(
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · heatsource console</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <link rel="stylesheet" href="${ctx.base}/assets/${ctx.asset('console.css')}">
 <script src="${ctx.base}/assets/${ctx.asset('console.js')}" defer></script>
 </head>

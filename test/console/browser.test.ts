@@ -244,4 +244,24 @@ describe.skipIf(missing)('console in a browser', () => {
     expect(icon.status).toBe(200);
     expect(icon.headers.get('content-type')).toBe('image/svg+xml');
   });
+
+  it('names its icon on every page, an image the console policy lets it load', async () => {
+    // The policy allows images from the console's own origin only (img-src 'self'), icons included.
+    const csp = (await fetch(`${server.base}/console/sign-in`)).headers.get('content-security-policy');
+    expect(csp).toContain("img-src 'self'");
+    for (const path of ['/console/keys', '/console/usage', '/console/try']) {
+      await page.goto(`${server.base}${path}`);
+      const link = page.locator('head link[rel=icon]');
+      expect(await link.count(), path).toBe(1);
+      const href = await link.evaluate((el) => (el as HTMLLinkElement).href);
+      expect(new URL(href).origin).toBe(new URL(server.base).origin);
+      const icon = await fetch(href);
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+      expect(await icon.text()).toMatch(/^<svg /);
+    }
+    const signIn = await (await fetch(`${server.base}/console/sign-in`)).text();
+    expect(signIn).toContain('<link rel="icon" href="/favicon.ico" type="image/svg+xml">');
+    expect(await page.locator('head link[rel=icon]').getAttribute('href')).toBe('/favicon.ico');
+  });
 });
