@@ -8,17 +8,14 @@
  * The server runs in this process over a temporary file-backed state; the Try-it look-up is billed, so
  * every such request writes a ledger row, as in production.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BundleReader } from '../src/bundle/reader.js';
-import { consoleNotices, registerConsole } from '../src/console/index.js';
 import { corpusView } from '../src/engine/corpus.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
 import { projectPath } from '../src/project-path.js';
-import { startServer } from '../src/serve/server.js';
 import { machineLine } from './machine.js';
+import { startBenchServer } from './server.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,21 +25,8 @@ const { values } = parseArgs({
 });
 const N = Math.max(10, Math.min(5000, Number(values.requests)));
 const bundle = values.bundle!;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-console-'));
-const notices: string[] = [];
-const server = await startServer(
-  {
-    bundle,
-    state: path.join(dir, 'state.sqlite'),
-    host: '127.0.0.1',
-    port: 0,
-    auth: true,
-    logLevel: 'silent',
-    extend: registerConsole,
-    afterListen: consoleNotices({ invite: 'bench@localhost' }),
-  },
-  (l) => notices.push(l.trim()),
-);
+const server = await startBenchServer(bundle, { fieldApp: false, invite: 'bench@localhost' });
+const notices = server.notices;
 const reader = new BundleReader(bundle);
 const example = exampleDiagnostic(corpusView(reader))!;
 reader.close();
@@ -120,7 +104,6 @@ await request('/console/sign-out', { csrf: csrfOf((await request('/console/keys'
 rows.push(await measure('sign-in (argon2id verify)', signIn, Math.min(N, 20)));
 
 await server.close();
-fs.rmSync(dir, { recursive: true, force: true });
 console.log(
   `${machineLine()}; ${N} sequential requests per page (20 sign-ins), bundle ${path.basename(bundle)}.`,
 );

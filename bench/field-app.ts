@@ -15,19 +15,17 @@
  * `--packs` lists pack sizes for another bundle (the shared corpus) without serving it.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { registerFieldApp } from '../src/app/index.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { corpusView } from '../src/engine/corpus.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
 import { OfflinePackService } from '../src/engine/offline-pack.js';
 import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
 import { projectPath } from '../src/project-path.js';
-import { startServer } from '../src/serve/server.js';
 import { machineLine, median } from './machine.js';
+import { startBenchServer } from './server.js';
 
 const { values } = parseArgs({
   options: {
@@ -77,22 +75,8 @@ async function browserFigures(bundle: string): Promise<void> {
   const example =
     brand && model && code ? { brand, model, error_code: code } : exampleDiagnostic(corpusView(reader))!;
   reader.close();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-app-'));
-  const notices: string[] = [];
-  const server = await startServer(
-    {
-      bundle,
-      state: path.join(dir, 'state.sqlite'),
-      host: '127.0.0.1',
-      port: 0,
-      auth: true,
-      logLevel: 'silent',
-      extend: (app) => registerFieldApp(app),
-    },
-    (l) => notices.push(l),
-  );
-  const key = notices.join('\n').match(/ak_(?:test|live)_[A-Za-z0-9_-]+/)?.[0];
-  if (!key) throw new Error(`serve printed no key:\n${notices.join('\n')}`);
+  const server = await startBenchServer(bundle, { console: false });
+  const key = server.key;
   const browser = await chromium.launch({
     executablePath: values.chromium,
     headless: true,
@@ -174,7 +158,6 @@ async function browserFigures(bundle: string): Promise<void> {
   } finally {
     await browser.close();
     await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

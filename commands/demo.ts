@@ -1,13 +1,11 @@
 import { Flags } from '@oclif/core';
 import { ensureDemoBundle } from '../pipeline/ingest/demo.js';
 import { ingestProgress } from '../pipeline/ingest/progress-view.js';
-import { registerFieldApp } from '../src/app/index.js';
 import { bundleInfo } from '../src/bundle/inspect.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { HeatsourceCommand } from '../src/cli/base-command.js';
 import { formatBundleInfo } from '../src/cli/bundle-format.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
-import { consoleNotices, registerConsole } from '../src/console/index.js';
 import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 
@@ -65,12 +63,9 @@ export default class Demo extends HeatsourceCommand {
           host: '127.0.0.1',
           port: flags.port,
           auth: true,
-          // The demo serves what `serve` serves: the console and the field app beside the API.
-          extend: async (app, hs) => {
-            await registerConsole(app, hs);
-            await registerFieldApp(app);
-          },
-          afterListen: consoleNotices({ invite: LOCAL_HOLDER_EMAIL }),
+          // The demo serves what `serve` serves (the console and the field app beside the API), and
+          // invites the local holder.
+          surfaces: { invite: LOCAL_HOLDER_EMAIL },
         },
         (line) => process.stderr.write(`${line}\n`),
       );

@@ -1,9 +1,7 @@
 import { Flags } from '@oclif/core';
-import { registerFieldApp } from '../src/app/index.js';
 import { HeatsourceCommand } from '../src/cli/base-command.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { stateFlag } from '../src/cli/state-flag.js';
-import { consoleNotices, registerConsole } from '../src/console/index.js';
 import { projectPath } from '../src/project-path.js';
 import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
@@ -95,11 +93,8 @@ export default class Serve extends HeatsourceCommand {
           maxOpenSessions: flags['max-open-sessions'],
           logLevel: flags['log-level'],
           logFormat: flags['log-format'] as 'auto' | 'lines' | 'json',
-          extend: async (app, hs) => {
-            await registerConsole(app, hs);
-            await registerFieldApp(app);
-          },
-          afterListen: consoleNotices(),
+          // The web console and the field app beside the API.
+          surfaces: {},
         },
         (line) => process.stderr.write(`${line}\n`),
       );

@@ -6,9 +6,10 @@ import { exampleDiagnostic } from '../engine/examples.js';
 import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.js';
 import { defaultStatePath, describeState, openStateStore } from '../state/open.js';
 import type { StateStore } from '../state/types.js';
-import { type BuildAppOptions, buildApp } from './app.js';
+import { buildApp } from './app.js';
 import { type LogFormat, readableLine, resolveLogFormat } from './log-lines.js';
 import { LogSink } from './log-sink.js';
+import { type SurfaceOptions, surfaces } from './surfaces.js';
 
 export interface ServeOptions {
   bundle: string;
@@ -27,10 +28,11 @@ export interface ServeOptions {
   logFormat?: 'auto' | LogFormat;
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
   drainMs?: number;
-  /** Further routes (the web console), registered once the API is. */
-  extend?: BuildAppOptions['extend'];
-  /** Lines for the person starting the server, once it listens (after the local key, if any). */
-  afterListen?: (url: string, state: StateStore) => Promise<string[]>;
+  /**
+   * The browser surfaces beside the API (default: the web console and the field app); what they print
+   * comes once the server listens, after the local key, if any.
+   */
+  surfaces?: SurfaceOptions;
 }
 
 /** A configuration `serve` refuses, with the reason to show. */
@@ -87,6 +89,7 @@ export async function startServer(
   }
   // A server killed mid-request leaves its Idempotency-Keys in flight: released now, a retry is served.
   const released = await state.reclaimAbandonedIdempotency();
+  const mounted = surfaces(options.surfaces);
   const format = resolveLogFormat(options.logFormat, process.stdout.isTTY === true);
   const logs = new LogSink(1, undefined, format === 'lines' ? readableLine : undefined);
   const app = await buildApp({
@@ -98,7 +101,7 @@ export async function startServer(
     processMetrics: true,
     maxOpenSessions: options.maxOpenSessions,
     logger: { level: options.logLevel ?? 'info', stream: logs },
-    extend: options.extend,
+    extend: mounted.extend,
   });
   if (released > 0) app.log.info({ released }, 'released idempotency keys held by a stopped server');
   const address = await app.listen({ host: options.host, port: options.port });
@@ -150,7 +153,7 @@ export async function startServer(
   };
   process.on('SIGHUP', onHangup);
 
-  if (options.afterListen) for (const line of await options.afterListen(url, state)) notice(line);
+  for (const line of await mounted.notices(url, state)) notice(line);
   const purge = setInterval(() => {
     state.purgeExpiredIdempotency().catch((err) => app.log.error({ err }, 'idempotency purge failed'));
     state.purgeExpiredSessions().catch((err) => app.log.error({ err }, 'session purge failed'));

@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFieldApp } from '../../scripts/build-app.js';
-import { registerFieldApp } from '../../src/app/index.js';
 import type { DiagnosticResponse } from '../../src/contract/diagnostic.js';
 import type { SearchResponse } from '../../src/contract/search.js';
+import { surfaces } from '../../src/serve/surfaces.js';
 import { type TestApi, testApi } from '../api/fixture.js';
 import { chromiumMissing, launchChromium } from '../console/harness.js';
 import { demoBundle } from '../mcp/harness.js';
@@ -37,7 +37,9 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
     await buildFieldApp(appDir);
     const demo = await demoBundle();
     dispose = demo.dispose;
-    api = await testApi(demo.bundle, { extend: (app) => registerFieldApp(app, { dir: appDir }) });
+    api = await testApi(demo.bundle, {
+      extend: surfaces({ console: false, fieldApp: { dir: appDir } }).extend,
+    });
     accountName = 'field-tech';
     secret = (await api.key(accountName, { quota: 100 })).secret;
     base = await api.app.listen({ host: '127.0.0.1', port: 0 });

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { BundleReader } from '../../src/bundle/reader.js';
-import { consoleNotices, registerConsole } from '../../src/console/index.js';
 import { corpusView } from '../../src/engine/corpus.js';
 import { exampleDiagnostic } from '../../src/engine/examples.js';
 import { type RunningServer, startServer } from '../../src/serve/server.js';
@@ -61,8 +60,7 @@ export async function consoleServer(options: { trustProxy?: string[] } = {}): Pr
       auth: true,
       trustProxy: options.trustProxy,
       logLevel: 'silent',
-      extend: registerConsole,
-      afterListen: consoleNotices({ invite: LOCAL_EMAIL }),
+      surfaces: { fieldApp: false, invite: LOCAL_EMAIL },
     },
     (line) => notices.push(line),
   );

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerConsole } from '../../src/console/index.js';
 import { startServer } from '../../src/serve/server.js';
 import { tokenHash } from '../../src/state/invitations.js';
 import { PgStateStore } from '../../src/state/pg-store.js';
@@ -87,7 +86,7 @@ describe.skipIf(!hasPg)('the state commands on PostgreSQL', () => {
         port: 0,
         auth: true,
         logLevel: 'silent',
-        extend: registerConsole,
+        surfaces: { fieldApp: false },
       },
       () => {},
     );
