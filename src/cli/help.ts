@@ -77,12 +77,15 @@ export default class HeatsourceHelp extends Help {
   protected override async showRootHelp(): Promise<void> {
     await super.showRootHelp();
     const width = Math.max(...EXIT_TABLE.map(([code]) => String(code).length));
+    // Scripts read the table: piped, each status stays on one line, as other output does (style.ts).
+    const sized = Boolean(process.env.COLUMNS) || process.stdout.isTTY === true;
+    const tableWidth = sized ? this.opts.maxWidth : null;
     this.log(
       [
         '',
         'EXIT STATUS',
         ...EXIT_TABLE.flatMap(([code, meaning]) =>
-          wrap(meaning, this.opts.maxWidth, `  ${String(code).padEnd(width)}  `),
+          wrap(meaning, tableWidth, `  ${String(code).padEnd(width)}  `),
         ),
       ].join('\n'),
     );
