@@ -205,3 +205,14 @@ describe('the import graph of src/ and pipeline/', () => {
     expect(cycles(rooms)).toEqual([]);
   });
 });
+
+describe('the size of a module', () => {
+  it('keeps every file under src/ and pipeline/ to 500 lines or fewer', () => {
+    const long: string[] = [];
+    for (const file of importGraph(['src', 'pipeline']).keys()) {
+      const lines = fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').length - 1;
+      if (lines > 500) long.push(`${file}: ${lines} lines`);
+    }
+    expect(long).toEqual([]);
+  });
+});
