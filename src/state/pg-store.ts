@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { AuthCache, type AuthResult } from './auth-cache.js';
+import { AuthCache } from './auth-cache.js';
+import { ComposedStateStore } from './composed-store.js';
 import type { HolderStore } from './holders.js';
 import { checkSchemaName, migratePostgres } from './migrate.js';
 import type { Migration } from './migrations.js';
@@ -13,21 +14,8 @@ import { PgSessions } from './pg/sessions.js';
 import { PgUsage } from './pg/usage.js';
 import { processOwner } from './process-owner.js';
 import { type RateDecision, type RateLimiter, rateDecision, rateWindowSql } from './rate-limit.js';
-import type {
-  Account,
-  ApiKey,
-  CompleteOutcome,
-  CreateAccountInput,
-  CreatedKey,
-  IdempotencyBegin,
-  IdempotencyRef,
-  KeyMode,
-  LedgerEntry,
-  QuotaStatus,
-  SessionRecord,
-  UsageSummary,
-} from './records.js';
-import type { CompleteInput, StateStore } from './types.js';
+import type { CompleteOutcome } from './records.js';
+import type { CompleteInput } from './types.js';
 
 export { isPostgresUrl } from './location.js';
 export { parseStateUrl } from './pg/connection.js';
@@ -52,16 +40,16 @@ export interface PgStateOptions {
  * processes by NOTIFY. Each aggregate is a part of its own over the pool (src/state/pg/); this class
  * connects and composes them behind StateStore.
  */
-export class PgStateStore implements StateStore {
+export class PgStateStore extends ComposedStateStore {
   readonly pool: pg.Pool;
   readonly schema: string;
   private readonly now: () => number;
   private readonly tx: Transaction;
   private readonly changes: ChangeListener;
-  private readonly accountKeys: PgAccounts;
-  private readonly usageLedger: PgUsage;
-  private readonly idempotency: PgIdempotency;
-  private readonly diagnosticSessions: PgSessions;
+  protected override readonly accountKeys: PgAccounts;
+  protected override readonly usageLedger: PgUsage;
+  protected override readonly idempotency: PgIdempotency;
+  protected override readonly diagnosticSessions: PgSessions;
   private readonly completions: PgCompletions;
   private holders?: PgHolders;
   private closed = false;
@@ -70,6 +58,7 @@ export class PgStateStore implements StateStore {
     connection: { connectionString: string; schema: string; poolMax: number },
     options: PgStateOptions,
   ) {
+    super();
     this.now = options.now ?? Date.now;
     this.schema = connection.schema;
     this.pool = new pg.Pool({
@@ -116,11 +105,11 @@ export class PgStateStore implements StateStore {
     return store;
   }
 
-  async ping(): Promise<void> {
+  override async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const listener = this.changes.close();
@@ -130,80 +119,16 @@ export class PgStateStore implements StateStore {
   }
 
   /** The account holders' group (HolderStore, pg/holders.ts), over this store's pool and transactions. */
-  get accountHolders(): HolderStore {
+  override get accountHolders(): HolderStore {
     this.holders ??= new PgHolders(this.pool, this.tx, this.now);
     return this.holders;
   }
 
-  createAccount(input: CreateAccountInput): Promise<Account> {
-    return this.accountKeys.createAccount(input);
-  }
-  account(id: string): Promise<Account | undefined> {
-    return this.accountKeys.account(id);
-  }
-  accountByName(name: string): Promise<Account | undefined> {
-    return this.accountKeys.accountByName(name);
-  }
-  accounts(): Promise<Account[]> {
-    return this.accountKeys.accounts();
-  }
-  updateAccount(
-    id: string,
-    changes: { quota_limit?: number | null; rate_limit_per_minute?: number | null },
-  ): Promise<Account> {
-    return this.accountKeys.updateAccount(id, changes);
-  }
-  createKey(accountId: string, mode: KeyMode, label: string | null = null): Promise<CreatedKey> {
-    return this.accountKeys.createKey(accountId, mode, label);
-  }
-  authenticate(secret: string): Promise<AuthResult> {
-    return this.accountKeys.authenticate(secret);
-  }
-  keys(accountId?: string): Promise<ApiKey[]> {
-    return this.accountKeys.keys(accountId);
-  }
-  revokeKey(idOrPrefix: string): Promise<ApiKey | undefined> {
-    return this.accountKeys.revokeKey(idOrPrefix);
-  }
-
-  quota(accountId: string): Promise<QuotaStatus> {
-    return this.usageLedger.quota(accountId);
-  }
-  ledger(options?: { account_id?: string; period?: string; limit?: number }): Promise<LedgerEntry[]> {
-    return this.usageLedger.ledger(options);
-  }
-  usage(accountId: string, period?: string): Promise<UsageSummary> {
-    return this.usageLedger.usage(accountId, period);
-  }
-
-  beginIdempotent(ref: IdempotencyRef, fingerprint: string): Promise<IdempotencyBegin> {
-    return this.idempotency.beginIdempotent(ref, fingerprint);
-  }
-  abandonIdempotent(ref: IdempotencyRef): Promise<void> {
-    return this.idempotency.abandonIdempotent(ref);
-  }
-  reclaimAbandonedIdempotency(): Promise<number> {
-    return this.idempotency.reclaimAbandonedIdempotency();
-  }
-  purgeExpiredIdempotency(): Promise<number> {
-    return this.idempotency.purgeExpiredIdempotency();
-  }
-
-  session(id: string): Promise<SessionRecord | undefined> {
-    return this.diagnosticSessions.session(id);
-  }
-  sessions(accountId: string, options?: { limit?: number }): Promise<Omit<SessionRecord, 'model'>[]> {
-    return this.diagnosticSessions.sessions(accountId, options);
-  }
-  purgeExpiredSessions(): Promise<number> {
-    return this.diagnosticSessions.purgeExpiredSessions();
-  }
-
-  complete(input: CompleteInput): Promise<CompleteOutcome> {
+  override complete(input: CompleteInput): Promise<CompleteOutcome> {
     return this.completions.complete(input);
   }
 
-  rateLimiter(): RateLimiter {
+  override rateLimiter(): RateLimiter {
     const sql = rateWindowSql(['$1', '$2']);
     return {
       take: async (key: string, limit: number): Promise<RateDecision> => {

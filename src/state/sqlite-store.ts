@@ -1,34 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { AuthResult } from './auth-cache.js';
+import { ComposedStateStore } from './composed-store.js';
 import type { HolderStore } from './holders.js';
 import { migrateSqlite } from './migrate.js';
 import type { Migration } from './migrations.js';
 import { processOwner } from './process-owner.js';
 import { DEFAULT_RATE_LIMIT, IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS } from './quota.js';
 import { type RateLimiter, rateDecision, rateWindowSql } from './rate-limit.js';
-import type {
-  Account,
-  ApiKey,
-  CompleteOutcome,
-  CreateAccountInput,
-  CreatedKey,
-  IdempotencyBegin,
-  IdempotencyRef,
-  KeyMode,
-  LedgerEntry,
-  QuotaStatus,
-  SessionRecord,
-  UsageSummary,
-} from './records.js';
+import type { CompleteOutcome } from './records.js';
 import { SqliteAccounts } from './sqlite/accounts.js';
 import { SqliteCompletions } from './sqlite/completions.js';
 import { SqliteHolders } from './sqlite/holders.js';
 import { SqliteIdempotency } from './sqlite/idempotency.js';
 import { SqliteSessions } from './sqlite/sessions.js';
 import { SqliteUsage } from './sqlite/usage.js';
-import type { CompleteInput, StateStore } from './types.js';
+import type { CompleteInput } from './types.js';
 
 export { DEFAULT_RATE_LIMIT, IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS };
 
@@ -45,13 +32,13 @@ export interface SqliteStateOptions {
  * is a part of its own over the same handle (src/state/sqlite/); this class opens the file and composes
  * them behind StateStore.
  */
-export class SqliteStateStore implements StateStore {
+export class SqliteStateStore extends ComposedStateStore {
   readonly db: Database.Database;
   private readonly now: () => number;
-  private readonly accountKeys: SqliteAccounts;
-  private readonly usageLedger: SqliteUsage;
-  private readonly idempotency: SqliteIdempotency;
-  private readonly diagnosticSessions: SqliteSessions;
+  protected override readonly accountKeys: SqliteAccounts;
+  protected override readonly usageLedger: SqliteUsage;
+  protected override readonly idempotency: SqliteIdempotency;
+  protected override readonly diagnosticSessions: SqliteSessions;
   private readonly completions: SqliteCompletions;
   private holders?: SqliteHolders;
 
@@ -59,6 +46,7 @@ export class SqliteStateStore implements StateStore {
     readonly file: string,
     options: SqliteStateOptions = {},
   ) {
+    super();
     this.now = options.now ?? Date.now;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     this.db = new Database(file);
@@ -83,11 +71,11 @@ export class SqliteStateStore implements StateStore {
     });
   }
 
-  async ping(): Promise<void> {
+  override async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.accountKeys.stopWatching();
     if (!this.db.open) return;
     if (this.completions.queued > 0) this.completions.flush();
@@ -95,80 +83,16 @@ export class SqliteStateStore implements StateStore {
   }
 
   /** The account holders' group (HolderStore), its statements prepared on first use. */
-  get accountHolders(): HolderStore {
+  override get accountHolders(): HolderStore {
     this.holders ??= new SqliteHolders(this.db, this.now);
     return this.holders;
   }
 
-  createAccount(input: CreateAccountInput): Promise<Account> {
-    return this.accountKeys.createAccount(input);
-  }
-  account(id: string): Promise<Account | undefined> {
-    return this.accountKeys.account(id);
-  }
-  accountByName(name: string): Promise<Account | undefined> {
-    return this.accountKeys.accountByName(name);
-  }
-  accounts(): Promise<Account[]> {
-    return this.accountKeys.accounts();
-  }
-  updateAccount(
-    id: string,
-    changes: { quota_limit?: number | null; rate_limit_per_minute?: number | null },
-  ): Promise<Account> {
-    return this.accountKeys.updateAccount(id, changes);
-  }
-  createKey(accountId: string, mode: KeyMode, label: string | null = null): Promise<CreatedKey> {
-    return this.accountKeys.createKey(accountId, mode, label);
-  }
-  authenticate(secret: string): Promise<AuthResult> {
-    return this.accountKeys.authenticate(secret);
-  }
-  keys(accountId?: string): Promise<ApiKey[]> {
-    return this.accountKeys.keys(accountId);
-  }
-  revokeKey(idOrPrefix: string): Promise<ApiKey | undefined> {
-    return this.accountKeys.revokeKey(idOrPrefix);
-  }
-
-  quota(accountId: string): Promise<QuotaStatus> {
-    return this.usageLedger.quota(accountId);
-  }
-  ledger(options?: { account_id?: string; period?: string; limit?: number }): Promise<LedgerEntry[]> {
-    return this.usageLedger.ledger(options);
-  }
-  usage(accountId: string, period?: string): Promise<UsageSummary> {
-    return this.usageLedger.usage(accountId, period);
-  }
-
-  beginIdempotent(ref: IdempotencyRef, fingerprint: string): Promise<IdempotencyBegin> {
-    return this.idempotency.beginIdempotent(ref, fingerprint);
-  }
-  abandonIdempotent(ref: IdempotencyRef): Promise<void> {
-    return this.idempotency.abandonIdempotent(ref);
-  }
-  reclaimAbandonedIdempotency(): Promise<number> {
-    return this.idempotency.reclaimAbandonedIdempotency();
-  }
-  purgeExpiredIdempotency(): Promise<number> {
-    return this.idempotency.purgeExpiredIdempotency();
-  }
-
-  session(id: string): Promise<SessionRecord | undefined> {
-    return this.diagnosticSessions.session(id);
-  }
-  sessions(accountId: string, options?: { limit?: number }): Promise<Omit<SessionRecord, 'model'>[]> {
-    return this.diagnosticSessions.sessions(accountId, options);
-  }
-  purgeExpiredSessions(): Promise<number> {
-    return this.diagnosticSessions.purgeExpiredSessions();
-  }
-
-  complete(input: CompleteInput): Promise<CompleteOutcome> {
+  override complete(input: CompleteInput): Promise<CompleteOutcome> {
     return this.completions.complete(input);
   }
 
-  rateLimiter(): RateLimiter {
+  override rateLimiter(): RateLimiter {
     const take = this.db.prepare(rateWindowSql(['?', '?']));
     return {
       take: (key: string, limit: number) => {
