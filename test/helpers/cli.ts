@@ -29,3 +29,39 @@ export function spawnCli(args: string[], env: Record<string, string> = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
+
+/** The environment of a technician who has never logged in: a home of their own, no source configured. */
+export function freshUserEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1', ...extra };
+  env.HEATSOURCE_CONFIG = path.join(home, 'no-config.json');
+  for (const name of ['HEATSOURCE_URL', 'HEATSOURCE_API_KEY', 'HEATSOURCE_BUNDLE', 'HEATSOURCE_STATE'])
+    delete env[name];
+  return env;
+}
+
+/**
+ * Runs the built binary without blocking the test's event loop (a server in the same process keeps
+ * answering), writing `input` to its stdin; `nodeArgs` go before the script (e.g. `--import` a preload).
+ */
+export function runCliAsync(
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+      cwd: ROOT,
+      env: options.env ?? { ...process.env, NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../api/build.js';
-import { BIN, ROOT, runCli } from '../helpers/cli.js';
+import { runCli, runCliAsync } from '../helpers/cli.js';
 import {
   asciiHex,
   deflateRepeated,
@@ -39,7 +38,7 @@ interface Report {
 }
 
 /** Runs `heatsource ingest --json` with a preload that writes the process's maxRSS (KiB) at exit. */
-function ingestWithMaxRss(
+async function ingestWithMaxRss(
   args: string[],
 ): Promise<{ status: number | null; report: Report; maxRss: number }> {
   const preload = path.join(tmp, 'max-rss.mjs');
@@ -50,33 +49,19 @@ function ingestWithMaxRss(
       "process.on('exit', () => fs.writeFileSync(process.env.MAX_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
   );
   fs.rmSync(out, { force: true });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', preload, BIN, 'ingest', ...args, '--json'], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', MAX_RSS_FILE: out },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (status) => {
-      try {
-        resolve({
-          status,
-          report: JSON.parse(stdout) as Report,
-          maxRss: Number(fs.readFileSync(out, 'utf8')) * 1024,
-        });
-      } catch (err) {
-        reject(new Error(`${(err as Error).message}\n${stderr.slice(-2000)}`));
-      }
-    });
+  const run = await runCliAsync(['ingest', ...args, '--json'], {
+    nodeArgs: ['--import', preload],
+    env: { ...process.env, NO_COLOR: '1', MAX_RSS_FILE: out },
   });
+  try {
+    return {
+      status: run.status,
+      report: JSON.parse(run.stdout) as Report,
+      maxRss: Number(fs.readFileSync(out, 'utf8')) * 1024,
+    };
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${run.stderr.slice(-2000)}`);
+  }
 }
 
 const fileOf = (report: Report, name: string) => {

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../src/contract/sessions.js';
-import { ROOT } from '../api/build.js';
+import { freshUserEnv, runCliAsync } from '../helpers/cli.js';
 import { connectClient, demoBundle, type McpTestServer, startMcpServer } from '../mcp/harness.js';
 import { ensureBuiltOnce } from './built.js';
 
@@ -99,28 +98,7 @@ describe('readings with units', () => {
 
   it('CLI: a unit typed after the number is converted, shown converted, and an unknown one refused', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-units-'));
-    const run = (args: string[], input = '') =>
-      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-        const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1' };
-        env.HEATSOURCE_CONFIG = path.join(home, 'no-config.json');
-        for (const name of ['HEATSOURCE_URL', 'HEATSOURCE_API_KEY', 'HEATSOURCE_BUNDLE', 'HEATSOURCE_STATE'])
-          delete env[name];
-        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], {
-          cwd: ROOT,
-          env,
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => {
-          stdout += d.toString();
-        });
-        child.stderr.on('data', (d: Buffer) => {
-          stderr += d.toString();
-        });
-        child.on('error', reject);
-        child.on('close', (status) => resolve({ status, stdout, stderr }));
-        child.stdin.end(input);
-      });
+    const run = (args: string[], input = '') => runCliAsync(args, { input, env: freshUserEnv(home) });
     try {
       const common = ['--bundle', bundle.bundle, '--state', path.join(home, 'state.sqlite'), '--json'];
       const start = await run([

@@ -1,43 +1,21 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NextAction, Session, SessionSummary } from '../../src/contract/sessions.js';
-import { ROOT } from '../api/build.js';
 import { buildFixtureBundle, type TestApi, testApi } from '../api/fixture.js';
+import { type CliResult, freshUserEnv, runCliAsync } from '../helpers/cli.js';
 import { ensureBuiltOnce } from '../sessions-api/built.js';
 import { answerFor, FAULTY_FLOW_SWITCH, UNIT } from '../sessions-api/helpers.js';
 
 let bundle: string;
 let home: string;
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliResult;
 
 /** Runs the built binary with a home of its own, no saved login and no source in the environment. */
 function cli(args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1', ...extraEnv };
-  env.HEATSOURCE_CONFIG = path.join(home, 'no-config.json');
-  for (const name of ['HEATSOURCE_URL', 'HEATSOURCE_API_KEY', 'HEATSOURCE_BUNDLE', 'HEATSOURCE_STATE'])
-    delete env[name];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], { cwd: ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input ?? '');
-  });
+  return runCliAsync(args, { input, env: freshUserEnv(home, extraEnv) });
 }
 
 function parsed<T>(r: Run): T {
