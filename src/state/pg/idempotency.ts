@@ -1,19 +1,10 @@
 import type pg from 'pg';
+import { type IdempotencyRow, onLiveRecord } from '../idempotency-record.js';
 import { ownerGone } from '../process-owner.js';
-import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS } from '../quota.js';
+import { IDEMPOTENCY_TTL_MS } from '../quota.js';
 import { type IdempotencyBegin, IdempotencyCompletedError, type IdempotencyRef } from '../records.js';
 import type { IdempotencyStore } from '../types.js';
 import type { Transaction } from './connection.js';
-
-interface IdempotencyRow {
-  fingerprint: string;
-  state: 'in_flight' | 'done';
-  response_status: number | null;
-  response_body: string | null;
-  created_at: number;
-  expires_at: number;
-  owner: string | null;
-}
 
 /** Idempotency records in PostgreSQL: the primary key picks the one request that runs, on any replica. */
 export class PgIdempotency implements IdempotencyStore {
@@ -54,11 +45,9 @@ export class PgIdempotency implements IdempotencyStore {
         );
         return { kind: 'started' };
       }
-      if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
-      if (row.state === 'done')
-        return { kind: 'replay', status: row.response_status!, body: row.response_body! };
       // A lease of a process known to be gone (same host, see process-owner.ts) is taken over at once.
-      if (now - row.created_at < IN_FLIGHT_LEASE_MS && !ownerGone(row.owner)) return { kind: 'in_flight' };
+      const decision = onLiveRecord(row, fingerprint, now);
+      if (decision.kind !== 'take_over') return decision;
       await c.query(
         'UPDATE idempotency_records SET created_at = $1, owner = $2 WHERE scope = $3 AND key = $4',
         [now, this.owner, ref.scope, ref.key],

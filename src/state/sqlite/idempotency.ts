@@ -1,18 +1,9 @@
 import type Database from 'better-sqlite3';
+import { type IdempotencyRow, onLiveRecord } from '../idempotency-record.js';
 import { ownerGone } from '../process-owner.js';
-import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_LEASE_MS } from '../quota.js';
+import { IDEMPOTENCY_TTL_MS } from '../quota.js';
 import { type IdempotencyBegin, IdempotencyCompletedError, type IdempotencyRef } from '../records.js';
 import type { IdempotencyStore } from '../types.js';
-
-interface IdempotencyRow {
-  fingerprint: string;
-  state: 'in_flight' | 'done';
-  response_status: number | null;
-  response_body: string | null;
-  created_at: number;
-  expires_at: number;
-  owner: string | null;
-}
 
 /** Idempotency records in SQLite: the file's write lock orders the requests that start one key. */
 export class SqliteIdempotency implements IdempotencyStore {
@@ -59,11 +50,8 @@ export class SqliteIdempotency implements IdempotencyStore {
       .transaction((): IdempotencyBegin => {
         const row = this.s.get.get(ref.scope, ref.key) as IdempotencyRow | undefined;
         if (row && row.expires_at > now) {
-          if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
-          if (row.state === 'done')
-            return { kind: 'replay', status: row.response_status!, body: row.response_body! };
-          if (now - row.created_at < IN_FLIGHT_LEASE_MS && !ownerGone(row.owner))
-            return { kind: 'in_flight' };
+          const decision = onLiveRecord(row, fingerprint, now);
+          if (decision.kind !== 'take_over') return decision;
           this.s.takeOver.run(now, this.owner, ref.scope, ref.key);
           return { kind: 'started' };
         }
