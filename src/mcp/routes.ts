@@ -13,6 +13,7 @@ import { sendServiceError } from '../edge/problem.js';
 import { packageVersion } from '../edge/version.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
+import { PersistentExchanges } from './exchange.js';
 import { reservedKeyPath, withLegacyErrorCodes } from './param-errors.js';
 import {
   allowsBatches,
@@ -171,10 +172,11 @@ function legacyVersionOf(req: FastifyRequest): ProtocolVersion | null {
 }
 
 /**
- * The MCP endpoint, on the official SDK: the 2026-07-28 revision natively (`createMcpHandler`, stateless,
- * JSON responses), and the 2025 revisions on the same address through the SDK's Streamable HTTP transport,
- * stateless and in JSON mode, one fresh server per request. Both are answered by the same catalogue, so the
- * eras cannot drift apart. GET, DELETE and the rest answer 405: no stream and no session is ever offered.
+ * The MCP endpoint, on the official SDK. The frequent requests (tool calls, lists, reads, prompts, ping)
+ * are answered by one long-lived SDK server per era (exchange.ts). Everything else is served as the SDK
+ * serves a stateless endpoint: the 2026-07-28 revision natively (`createMcpHandler`, JSON responses), and
+ * the 2025 revisions on the same address through the SDK's Streamable HTTP transport in JSON mode, one
+ * fresh server per request. All are built by the same catalogue, so the paths and eras cannot drift apart. GET, DELETE and the rest answer 405: no stream and no session is ever offered.
  * Registered in a scope of its own so that its body parsing and errors do not touch REST.
  */
 export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): Promise<void> {
@@ -204,7 +206,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
   const serverFor = (ctx: McpRequestContext) => {
     const call = ctx.requestInfo && calls.get(ctx.requestInfo);
     if (!call) throw new Error('MCP request without a caller');
-    return catalog.server(call);
+    return catalog.server(() => call);
   };
   const modern = quietly(() =>
     createMcpHandler(serverFor, {
@@ -214,7 +216,14 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
       onerror: (err) => app.log.debug({ err }, 'MCP request refused'),
     }),
   );
-  app.addHook('onClose', async () => modern.close());
+  // The frequent exchanges are answered by long-lived servers (exchange.ts); the rest as below.
+  const persistent = await PersistentExchanges.connect(catalog, (err) =>
+    app.log.debug({ err }, 'MCP exchange error'),
+  );
+  app.addHook('onClose', async () => {
+    await persistent.close();
+    await modern.close();
+  });
 
   /** A 2025-era exchange: a fresh server on a stateless Streamable HTTP transport answering JSON. */
   const serveLegacy = async (request: Request, body: unknown, call: CallContext): Promise<Response> => {
@@ -222,7 +231,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    const server = catalog.server(call);
+    const server = catalog.server(() => call);
     await server.connect(transport);
     try {
       return await transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
@@ -303,6 +312,14 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
         onInternalError: (err) => req.log.error({ err }, 'tool call failed'),
         onToolCall: countToolCall,
       });
+
+      const answer = persistent.serve(req.headers, body, call);
+      if (answer) {
+        const { status, body: json, legacy } = await answer;
+        reply.code(status).header('content-type', 'application/json');
+        // As bytes, like the SDK's answers below, so that the content type stays without a charset.
+        return reply.send(Buffer.from(legacy && json.includes('-32602') ? withLegacyErrorCodes(json) : json));
+      }
 
       const request = webRequest(req, body === undefined ? text : null);
       if (!(await isLegacyRequest(request, body))) {

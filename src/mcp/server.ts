@@ -1,4 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { ServiceContext } from '../engine/context.js';
 import type { Services } from '../engine/services.js';
 import { type CompletionRequest, completeArgument } from './completion.js';
@@ -46,10 +51,14 @@ function noCursor(cursor: unknown): void {
   }
 }
 
+/** The caller of the request a handler serves, from the handler's SDK context. */
+export type CallerOf = (ctx: ServerContext) => CallContext;
+
 /**
  * What the endpoint serves, built once per app: one tool per operation of the service layer, manual pages
  * as resources, the troubleshooting prompt and argument completion. `server()` makes the SDK's low-level
- * server for one request, as its stateless HTTP handling asks for a fresh instance per exchange.
+ * server: a fresh one for each exchange the SDK's own stateless HTTP handling serves (whose caller is then
+ * fixed), or a long-lived one serving many exchanges (exchange.ts), whose caller is read per request.
  */
 export class McpCatalog {
   readonly tools: ToolCatalog;
@@ -63,7 +72,7 @@ export class McpCatalog {
     this.resources = new PageResources(services, options.resourcePageSize);
   }
 
-  server(call: CallContext): Server {
+  server(callerOf: CallerOf): Server {
     // The low-level server (not McpServer): tools, resources and prompts are described by our zod contract
     // and served by our service layer, which McpServer's registration API would have us duplicate.
     const server = new ParamCheckedServer(
@@ -93,7 +102,8 @@ export class McpCatalog {
       noCursor(request.params?.cursor);
       return { tools: this.tools.list() as never };
     });
-    server.setRequestHandler('tools/call', async (request) => {
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const call = callerOf(ctx);
       const { name } = request.params;
       const op = this.tools.find(name);
       if (!op) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool: ${name}`);
