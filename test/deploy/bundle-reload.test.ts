@@ -30,6 +30,45 @@ async function builtAt(): Promise<string> {
   return r.bundle.built_at;
 }
 
+/** The diagnostic above as an MCP tool call of either protocol era. */
+function mcpDiagnose(
+  era: 'modern' | 'legacy',
+  key: string,
+): { headers: Record<string, string>; body: string } {
+  const args = { brand: UNIT.brand, model: UNIT.model, error_code: 'E01' };
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  if (era === 'legacy') {
+    return {
+      headers: { ...headers, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'diagnose', arguments: args },
+      }),
+    };
+  }
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'rollout', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  return {
+    headers: {
+      ...headers,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'diagnose',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'diagnose', arguments: args, _meta },
+    }),
+  };
+}
+
 describe('bundle rollout by rename and SIGHUP', () => {
   it('serves the new bundle after SIGHUP without failing a request, and keeps the old one on a bad file', async () => {
     // A key of an account without a rate limit: the load below is about the rollout, and on a fast
@@ -68,7 +107,25 @@ describe('bundle rollout by rename and SIGHUP', () => {
         statuses.push(r.status);
       }
     };
-    const load = Promise.all(Array.from({ length: 6 }, worker));
+    // The same call over MCP, in both eras, answered by the endpoint's long-lived servers: a tool result
+    // (not a JSON-RPC error, not an isError result) on either side of the swap.
+    const mcpFailures: string[] = [];
+    let mcpCalls = 0;
+    const mcpWorker = async (era: 'modern' | 'legacy') => {
+      while (!stop && mcpCalls < 5_000) {
+        const r = await fetch(`${replica.url}/mcp`, { method: 'POST', ...mcpDiagnose(era, key) });
+        const text = await r.text();
+        mcpCalls++;
+        const result =
+          r.status === 200 ? (JSON.parse(text) as { result?: { isError?: boolean } }).result : undefined;
+        if (!result || result.isError) mcpFailures.push(`${era} ${r.status} ${text.slice(0, 200)}`);
+      }
+    };
+    const load = Promise.all([
+      ...Array.from({ length: 4 }, worker),
+      mcpWorker('modern'),
+      mcpWorker('legacy'),
+    ]);
     await new Promise((r) => setTimeout(r, 300));
     fs.renameSync(next, live);
     replica.child.kill('SIGHUP');
@@ -80,6 +137,8 @@ describe('bundle rollout by rename and SIGHUP', () => {
     expect(await builtAt()).not.toBe(before);
     expect(statuses.length).toBeGreaterThan(10);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(mcpCalls).toBeGreaterThan(2);
+    expect(mcpFailures).toEqual([]);
 
     // A file that is not a bundle: the replica says why and keeps serving the one it has.
     const served = await builtAt();
@@ -98,5 +157,13 @@ describe('bundle rollout by rename and SIGHUP', () => {
       body: JSON.stringify({ brand: UNIT.brand, model: UNIT.model, error_code: 'E01' }),
     });
     expect(after.status).toBe(200);
+    for (const era of ['modern', 'legacy'] as const) {
+      const mcp = await fetch(`${replica.url}/mcp`, { method: 'POST', ...mcpDiagnose(era, key) });
+      expect(mcp.status, era).toBe(200);
+      expect(await mcp.json(), era).toMatchObject({
+        id: 1,
+        result: { structuredContent: { brand: expect.any(String) } },
+      });
+    }
   });
 });
