@@ -176,7 +176,8 @@ function legacyVersionOf(req: FastifyRequest): ProtocolVersion | null {
  * are answered by one long-lived SDK server per era (exchange.ts). Everything else is served as the SDK
  * serves a stateless endpoint: the 2026-07-28 revision natively (`createMcpHandler`, JSON responses), and
  * the 2025 revisions on the same address through the SDK's Streamable HTTP transport in JSON mode, one
- * fresh server per request. All are built by the same catalogue, so the paths and eras cannot drift apart. GET, DELETE and the rest answer 405: no stream and no session is ever offered.
+ * fresh server per request. All are built by the same catalogue, so the paths and eras cannot drift apart.
+ * GET, DELETE and the rest answer 405: no stream and no session is ever offered.
  * Registered in a scope of its own so that its body parsing and errors do not touch REST.
  */
 export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): Promise<void> {
