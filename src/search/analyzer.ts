@@ -61,9 +61,10 @@ export interface AnalyzedText {
 
 /**
  * Analyses manual text in its language ("mul" or an unknown language: every supported one). Function
- * words are dropped from every view; codes stay in the exact view only.
+ * words are dropped from every view; codes stay in the exact view only. `pairs: false` leaves out the
+ * pairs of neighbouring stems (a snippet does not score them).
  */
-export function analyzeText(text: string, language: string): AnalyzedText {
+export function analyzeText(text: string, language: string, options: { pairs?: boolean } = {}): AnalyzedText {
   const langs: readonly Language[] = isLanguage(language) ? [language] : LANGUAGES;
   const isStop = (w: string) => langs.some((l) => STOP_WORDS[l].has(w));
   const folded = fold(text);
@@ -74,6 +75,7 @@ export function analyzeText(text: string, language: string): AnalyzedText {
   const pairs: string[] = [];
   for (const lang of langs) {
     const stream = addLanguageViews(parts, lang, isStop, stems, concepts, pairs);
+    if (options.pairs === false) continue;
     for (let i = 0; i + 1 < stream.length; i++) pairs.push(pairTerm(lang, stream[i]!, stream[i + 1]!));
   }
   return { exact, stems, concepts: concepts.map(conceptTerm), pairs };

@@ -17,7 +17,8 @@ function termWeights(query: AnalyzedQuery, corrected: readonly string[]): Map<st
 interface Line {
   start: number;
   end: number;
-  terms: Set<string>;
+  /** The query terms the line holds (each once): all the window search needs of its analysis. */
+  matched: string[];
 }
 
 /**
@@ -39,8 +40,10 @@ export function bestSnippet(
   for (const raw of text.split('\n')) {
     const end = start + raw.length;
     if (/[\p{L}\p{N}]/u.test(raw)) {
-      const a = analyzeText(raw, language);
-      lines.push({ start, end, terms: new Set([...a.exact, ...a.stems, ...a.concepts]) });
+      const a = analyzeText(raw, language, { pairs: false });
+      const matched = new Set<string>();
+      for (const view of [a.exact, a.stems, a.concepts]) for (const t of view) if (weights.has(t)) matched.add(t);
+      lines.push({ start, end, matched: [...matched] });
     }
     start = end + 1;
   }
@@ -52,7 +55,7 @@ export function bestSnippet(
     const matched = new Set<string>();
     for (let j = i; j < Math.min(lines.length, i + 3); j++) {
       if (j > i && lines[j]!.end - lines[i]!.start > SNIPPET_MAX) break;
-      for (const t of lines[j]!.terms) if (weights.has(t)) matched.add(t);
+      for (const t of lines[j]!.matched) matched.add(t);
       let score = 0;
       for (const t of matched) score += weights.get(t)!;
       if (score > best.score || (score === best.score && j - i < best.to - best.from))
