@@ -137,6 +137,9 @@ export class BundleReader {
         ),
         document: this.db.prepare('SELECT * FROM documents WHERE id = ?'),
         page: this.db.prepare('SELECT * FROM pages WHERE document_id = ? AND page = ?'),
+        navigation: this.db
+          .prepare('SELECT navigation FROM pages WHERE document_id = ? AND page = ?')
+          .pluck(),
         chunk: this.db.prepare('SELECT * FROM chunks WHERE id = ?'),
         chunksOnPage: this.db.prepare(
           'SELECT * FROM chunks WHERE document_id = ? AND page_start <= ? AND page_end >= ? ORDER BY id',
@@ -219,12 +222,12 @@ export class BundleReader {
     return this.stmts.page.get(documentId, page) as PageRow | undefined;
   }
 
-  /** The navigation pages (contents, indexes, lists of figures) of every document: a few per manual. */
-  navigationPages(): { document_id: string; page: number }[] {
-    return this.db.prepare('SELECT document_id, page FROM pages WHERE navigation = 1').all() as {
-      document_id: string;
-      page: number;
-    }[];
+  /**
+   * Whether a page is a navigation page (contents, index, list of figures), by its key: listing them all
+   * would read every page's text (the flag is stored after it), most of a large bundle.
+   */
+  isNavigationPage(documentId: string, page: number): boolean {
+    return this.stmts.navigation.get(documentId, page) === 1;
   }
 
   chunk(id: string): ChunkRow | undefined {

@@ -95,7 +95,15 @@ export class CorpusView {
     (key) => this.reader.distinctCodesOfDocuments(key.split('\u0000')),
   );
   private unverifiedCount = 0;
-  private readonly navigation: Set<string>;
+  /** Navigation flags of the pages asked about, looked up one page at a time (see the reader). */
+  private readonly navigation = memo<boolean>(
+    2 ** 20,
+    () => 8,
+    (key) => {
+      const [documentId, page] = key.split('\u0000') as [string, string];
+      return this.reader.isNavigationPage(documentId, Number(page));
+    },
+  );
 
   constructor(readonly reader: BundleReader) {
     this.brands = reader.brands();
@@ -107,7 +115,6 @@ export class CorpusView {
       this.documentSummaries.set(d.id, toDocumentSummary(d));
     }
     for (const r of reader.ranges()) this.ranges.set(r.id, r);
-    this.navigation = new Set(reader.navigationPages().map((p) => `${p.document_id}\u0000${p.page}`));
     this.modelRows = reader.models();
     const links = reader.documentModelLinks();
     const byId = new Map(this.modelRows.map((m) => [m.id, m]));
@@ -226,7 +233,7 @@ export class CorpusView {
 
   /** Whether a page is a table of contents, an index or a list of figures (flagged at ingest). */
   isNavigationPage(documentId: string, page: number): boolean {
-    return this.navigation.has(`${documentId}\u0000${page}`);
+    return this.navigation.memo(`${documentId}\u0000${page}`).value;
   }
 
   /** Verified entries of a brand for one normalised code, in bundle order. */

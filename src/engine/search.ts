@@ -79,7 +79,9 @@ export function searchChunks(reader: BundleReader, params: SearchQuery): SearchR
     cache.ranked.set(queryKey, ranked);
   }
   const { pages, analyzed } = ranked;
-  const results = pages.slice(offset, offset + limit).map((r) => toResult(view, r, analyzed));
+  const results = navigationDown(view, pages, offset + limit)
+    .slice(offset, offset + limit)
+    .map((r) => toResult(view, r, analyzed));
   const next = offset + limit < pages.length ? encodeCursor(offset + limit, fingerprint) : null;
   const response = deepFreeze({ query: params.q, results, next_cursor: next });
   cache.responses.set(responseKey, response);
@@ -111,7 +113,7 @@ function rank(
   if (analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
   const named = brand || documents ? undefined : namedDocuments(view, analyzed);
-  return navigationDown(view, rankPages(view.reader, analyzed, filter, named).slice(0, MAX_RESULTS));
+  return rankPages(view.reader, analyzed, filter, named).slice(0, MAX_RESULTS);
 }
 
 /**
@@ -133,12 +135,15 @@ function namedDocuments(view: CorpusView, analyzed: AnalyzedQuery): ReadonlySet<
 
 /**
  * Navigation pages (tables of contents, indexes, lists of figures, flagged at ingest) name the pages that
- * answer, not the answer: they follow every other page found, in their own order.
+ * answer, not the answer: they follow every other page found, in their own order. Only the first `needed`
+ * pages of that order are asked for: pages are looked at in rank order until that many others are found
+ * (each flag is a look-up in the bundle), and all of them only when there are fewer.
  */
-function navigationDown(view: CorpusView, pages: RankedPage[]): RankedPage[] {
+function navigationDown(view: CorpusView, pages: RankedPage[], needed: number): RankedPage[] {
   const content: RankedPage[] = [];
   const navigation: RankedPage[] = [];
   for (const p of pages) {
+    if (content.length >= needed) return content;
     if (view.isNavigationPage(p.documentId, p.page)) navigation.push(p);
     else content.push(p);
   }
