@@ -65,9 +65,20 @@ export interface AnalyzedText {
  * pairs of neighbouring stems (a snippet does not score them).
  */
 export function analyzeText(text: string, language: string, options: { pairs?: boolean } = {}): AnalyzedText {
-  const langs: readonly Language[] = isLanguage(language) ? [language] : LANGUAGES;
-  const isStop = (w: string) => langs.some((l) => STOP_WORDS[l].has(w));
-  const folded = fold(text);
+  return analyzeFoldedText(fold(text), language, options);
+}
+
+function languagesOf(language: string): readonly Language[] {
+  return isLanguage(language) ? [language] : LANGUAGES;
+}
+
+function stopTest(langs: readonly Language[]): (w: string) => boolean {
+  return (w: string) => langs.some((l) => STOP_WORDS[l].has(w));
+}
+
+function analyzeFoldedText(folded: string, language: string, options: { pairs?: boolean }): AnalyzedText {
+  const langs = languagesOf(language);
+  const isStop = stopTest(langs);
   const exact = analyzeFolded(folded).filter((t) => hasDigit(t) || !isStop(t));
   const parts = wordParts(folded);
   const stems: string[] = [];
@@ -79,6 +90,57 @@ export function analyzeText(text: string, language: string, options: { pairs?: b
     for (let i = 0; i + 1 < stream.length; i++) pairs.push(pairTerm(lang, stream[i]!, stream[i + 1]!));
   }
   return { exact, stems, concepts: concepts.map(conceptTerm), pairs };
+}
+
+/** One word's terms (exact, stems, concepts) and, per language analysed, its stems in order. */
+interface WordTerms {
+  terms: readonly string[];
+  streams: readonly (readonly string[])[];
+}
+
+/** Words whose analysis is kept; the memo is emptied when full (a manual's vocabulary is far smaller). */
+const WORD_MEMO_MAX = 50_000;
+const wordMemo = new Map<string, WordTerms>();
+
+/**
+ * The terms of a line of manual text in its language, exact forms, stems and concepts (no pairs): the
+ * same set as those three views of `analyzeText`, built word by word from a memo of each word's analysis,
+ * as choosing a snippet analyses every line of each result's chunk and words repeat. What spans words is
+ * found on the line: codes written as a prefix and a number ("P 12") and glossary phrases of several
+ * words (from the words' stems in order). A plain Map emptied when full rather than an LRU: a hit must
+ * cost less than analysing the word again.
+ */
+export function lineTerms(line: string, language: string): Set<string> {
+  const langs = languagesOf(language);
+  const folded = fold(line);
+  const out = new Set<string>();
+  const streams: string[][] = langs.map(() => []);
+  for (const word of folded.match(WORD) ?? []) {
+    const key = `${language}\u0000${word}`;
+    let known = wordMemo.get(key);
+    if (!known) {
+      const a = analyzeFoldedText(word, language, { pairs: false });
+      const isStop = stopTest(langs);
+      const parts = wordParts(word);
+      known = {
+        terms: [...a.exact, ...a.stems, ...a.concepts],
+        streams: langs.map((lang) => stemStream(parts, lang, isStop)),
+      };
+      if (wordMemo.size >= WORD_MEMO_MAX) wordMemo.clear();
+      wordMemo.set(key, known);
+    }
+    for (const t of known.terms) out.add(t);
+    known.streams.forEach((stream, i) => {
+      for (const s of stream) streams[i]!.push(s);
+    });
+  }
+  for (const m of folded.matchAll(CODE_PAIR)) out.add(`${m[1]}${m[2]}`);
+  langs.forEach((lang, i) => {
+    const concepts: string[] = [];
+    collectConcepts(streams[i]!, lang, concepts);
+    for (const id of concepts) out.add(conceptTerm(id));
+  });
+  return out;
 }
 
 /** Index term of two neighbouring stems. */

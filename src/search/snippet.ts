@@ -1,4 +1,4 @@
-import { type AnalyzedQuery, analyzeText } from './analyzer.js';
+import { type AnalyzedQuery, lineTerms } from './analyzer.js';
 import { WORD } from './tokens.js';
 
 export const SNIPPET_MAX = 300;
@@ -40,10 +40,9 @@ export function bestSnippet(
   for (const raw of text.split('\n')) {
     const end = start + raw.length;
     if (/[\p{L}\p{N}]/u.test(raw)) {
-      const a = analyzeText(raw, language, { pairs: false });
-      const matched = new Set<string>();
-      for (const view of [a.exact, a.stems, a.concepts]) for (const t of view) if (weights.has(t)) matched.add(t);
-      lines.push({ start, end, matched: [...matched] });
+      const matched: string[] = [];
+      for (const t of lineTerms(raw, language)) if (weights.has(t)) matched.push(t);
+      lines.push({ start, end, matched });
     }
     start = end + 1;
   }
@@ -69,8 +68,7 @@ export function bestSnippet(
 /** Offset of the first word of a long line that holds a query term, so the cut keeps it. */
 function firstMatch(window: string, weights: Map<string, number>, language: string): number {
   for (const w of window.matchAll(WORD)) {
-    const a = analyzeText(w[0], language);
-    if ([...a.exact, ...a.stems, ...a.concepts].some((t) => weights.has(t))) return w.index ?? 0;
+    for (const t of lineTerms(w[0], language)) if (weights.has(t)) return w.index ?? 0;
   }
   return 0;
 }
