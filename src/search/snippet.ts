@@ -3,14 +3,17 @@ import { WORD } from './tokens.js';
 
 export const SNIPPET_MAX = 300;
 
-/** How much a query term found on a line counts towards choosing the snippet. */
+/**
+ * How much a query term found on a line counts towards choosing the snippet, in tenths: whole numbers,
+ * so that a window's score does not depend on the order its terms are added in and equal scores tie.
+ */
 function termWeights(query: AnalyzedQuery, corrected: readonly string[]): Map<string, number> {
   const weights = new Map<string, number>();
-  for (const t of corrected) weights.set(t, 1);
-  for (const t of query.concepts) weights.set(t, 0.4);
-  for (const t of query.stems) weights.set(t, 0.7);
-  for (const t of query.exact) weights.set(t, /^\d+$/.test(t) ? 0.5 : 1);
-  for (const t of query.codes) if (/\p{L}/u.test(t)) weights.set(t, 2);
+  for (const t of corrected) weights.set(t, 10);
+  for (const t of query.concepts) weights.set(t, 4);
+  for (const t of query.stems) weights.set(t, 7);
+  for (const t of query.exact) weights.set(t, /^\d+$/.test(t) ? 5 : 10);
+  for (const t of query.codes) if (/\p{L}/u.test(t)) weights.set(t, 20);
   return weights;
 }
 
