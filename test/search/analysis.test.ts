@@ -183,12 +183,14 @@ describe('glossary', () => {
 describe('analysis of text and questions', () => {
   it('finds the same terms of a line word by word (snippets) as the analysis of the whole line', () => {
     const lines = [
-      'Pression d\'eau insuffisante : vérifier le sous-refroidissement du circuit.',
+      "Pression d'eau insuffisante : vérifier le sous-refroidissement du circuit.",
       'Wasserdruck zu niedrig, Wärmepumpe schaltet ab (Störung E9).',
       'Error P 12 / THP 120: outdoor unit fan motor lack of phase; heat exchanger water-pressure 1.5 bar',
       'De waterdruk is te laag: controleer de circulatiepomp en het koudemiddel R-32.',
       'Presión de agua baja en el intercambiador de calor del MMW-UP0271LQ-E.',
-      'the the and of', '', '12 34 5.6',
+      'the the and of',
+      '',
+      '12 34 5.6',
     ];
     for (const line of lines) {
       for (const language of [...LANGUAGES, 'mul']) {
