@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { boundedDistance, type ChunkTerms, decodeChunkTerms, INDEX_FIELDS } from '../search/chunk-index.js';
+import { INTACT_CHECK_EVERY_MS, IntactCheck } from './intact.js';
 import {
   type ChunkRow,
   type CodeLineRow,
@@ -71,18 +72,28 @@ export class BundleReader {
   readonly file: string;
 
   /** The file as it was when opened (none for a database handed in): a later write in place is told by its size and modification time. */
-  private readonly opened: fs.Stats | undefined;
+  private readonly intactCheck: IntactCheck | undefined;
 
   /**
    * Opens a bundle file read-only, or reads a database already open: an offline pack the browser holds
    * in SQLite compiled to WebAssembly (`name` then says what it is in messages).
    */
-  constructor(source: string | SqlDatabase, name = 'offline pack') {
+  constructor(
+    source: string | SqlDatabase,
+    name = 'offline pack',
+    options: {
+      /** At most one stat of the file per this many ms to tell a write in place (see IntactCheck); 0: every check. */
+      intactCheckMs?: number;
+    } = {},
+  ) {
     const file = typeof source === 'string' ? source : name;
     this.file = file;
     if (typeof source === 'string' && !fs.existsSync(file))
       throw new BundleOpenError(`bundle not found: ${file}`);
-    this.opened = typeof source === 'string' ? fs.statSync(file) : undefined;
+    this.intactCheck =
+      typeof source === 'string'
+        ? new IntactCheck(file, fs.statSync(file), options.intactCheckMs ?? INTACT_CHECK_EVERY_MS)
+        : undefined;
     try {
       // The adapter implements the subset of better-sqlite3 the reader calls (SqlDatabase); `db` keeps
       // better-sqlite3's type for the tools that read a bundle file further (info, verify).
@@ -176,6 +187,7 @@ export class BundleReader {
   }
 
   close(): void {
+    this.intactCheck?.close();
     this.db.close();
   }
 
@@ -187,27 +199,21 @@ export class BundleReader {
    */
   ping(): void {
     this.stmts.ping.get();
-    this.assertIntact();
+    this.assertIntact(true);
   }
 
   /**
    * Throws BundleOpenError when the open file was written to in place since it was opened: its pages may
-   * no longer be what its indexes say, so nothing read from it can be trusted. A stat, a few microseconds.
+   * no longer be what its indexes say, so nothing read from it can be trusted. A stat at most once per
+   * `intactCheckMs` (INTACT_CHECK_EVERY_MS by default) or as soon as a watch on the file saw it change;
+   * `exact` stats it now.
    */
-  assertIntact(): void {
-    if (!this.opened) return;
-    const now = fs.statSync(this.file, { throwIfNoEntry: false });
-    if (
-      now &&
-      now.ino === this.opened.ino &&
-      now.dev === this.opened.dev &&
-      (now.size !== this.opened.size || now.mtimeMs !== this.opened.mtimeMs)
-    ) {
-      throw new BundleOpenError(
-        `the bundle ${this.file} was written to in place since it was opened; publish bundles by rename ` +
-          'and reload (SIGHUP)',
-      );
-    }
+  assertIntact(exact = false): void {
+    if (!this.intactCheck || this.intactCheck.intact(exact)) return;
+    throw new BundleOpenError(
+      `the bundle ${this.file} was written to in place since it was opened; publish bundles by rename ` +
+        'and reload (SIGHUP)',
+    );
   }
 
   documents(): DocumentRow[] {

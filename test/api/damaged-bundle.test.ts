@@ -9,7 +9,9 @@ import { buildFixtureBundle, FIX, type TestApi, testApi } from './fixture.js';
  * A bundle written to in place under a listening server (a copy onto the live file instead of a rename):
  * every operation that reads it answers a 503 problem document, never a 500 or an answer read from
  * damaged pages; MCP answers a JSON-RPC error that is not -32603; /readyz fails so that a balancer stops
- * sending traffic; /v1/me, which reads the state store only, still answers.
+ * sending traffic; /v1/me, which reads the state store only, still answers. The server of the first suite
+ * stats its bundle on every request (interval 0), so that each operation is checked right after the
+ * write; the last suite keeps the default interval and shows the watch on the file telling the write.
  */
 
 let api: TestApi;
@@ -108,7 +110,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-damaged-live-'));
   live = path.join(dir, 'live.bundle');
   fs.copyFileSync(bundle, live);
-  api = await testApi(live);
+  api = await testApi(live, { readerOptions: { intactCheckMs: 0 } });
   authorization = (await api.key('damaged')).authorization;
   base = await api.app.listen({ host: '127.0.0.1', port: 0 });
   const started = await send(requestFor('start_diagnostic_session')!);
@@ -170,6 +172,32 @@ describe('a bundle written to in place under a listening server', () => {
       expect(tool.status).toBeLessThan(500);
       expect(tool.body.result?.isError, JSON.stringify(tool.body)).toBe(true);
       expect(tool.body.result?.structuredContent).toMatchObject({ code: 'service_unavailable', status: 503 });
+    }
+  });
+});
+
+describe('a bundle written to in place under a server that stats it at most once an hour', () => {
+  it('answers 503 from the watch on the file, without waiting for the interval', async () => {
+    const bundle = await buildFixtureBundle();
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-damaged-watch-'));
+    const file = path.join(own, 'live.bundle');
+    fs.copyFileSync(bundle, file);
+    const watched = await testApi(file, { readerOptions: { intactCheckMs: 3_600_000 } });
+    try {
+      const key = (await watched.key('watched')).authorization;
+      const url = `${await watched.app.listen({ host: '127.0.0.1', port: 0 })}/v1/search?q=flow%20switch`;
+      const status = async () => (await fetch(url, { headers: { authorization: key } })).status;
+      expect(await status()).toBe(200);
+      const fd = fs.openSync(file, 'r+');
+      fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, Math.floor(fs.fstatSync(fd).size / 2));
+      fs.closeSync(fd);
+      // The watch reports the write on a later turn of the event loop: asked again until it has.
+      await expect.poll(status, { timeout: 10_000, interval: 20 }).toBe(503);
+      // Once seen, the damage stays seen: every later request is refused too.
+      expect(await status()).toBe(503);
+    } finally {
+      await watched.close();
+      fs.rmSync(own, { recursive: true, force: true });
     }
   });
 });

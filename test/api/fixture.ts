@@ -279,11 +279,15 @@ export interface TestApi {
 /** An app over the fixture bundle with a fresh in-memory (or given) state. */
 export async function testApi(
   bundle: string,
-  options: Partial<BuildAppOptions> & { stateOptions?: SqliteStateOptions; stateFile?: string } = {},
+  options: Partial<BuildAppOptions> & {
+    stateOptions?: SqliteStateOptions;
+    stateFile?: string;
+    readerOptions?: ConstructorParameters<typeof BundleReader>[2];
+  } = {},
 ): Promise<TestApi> {
   const state = new SqliteStateStore(options.stateFile ?? ':memory:', options.stateOptions);
-  const reader = new BundleReader(bundle);
-  const { stateOptions: _s, stateFile: _f, ...rest } = options;
+  const reader = new BundleReader(bundle, undefined, options.readerOptions);
+  const { stateOptions: _s, stateFile: _f, readerOptions: _r, ...rest } = options;
   const app = await buildApp({ bundle: reader, state, ...rest });
   return {
     app,
