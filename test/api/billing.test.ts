@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteStateStore } from '../../src/state/sqlite-store.js';
 import { buildFixtureBundle, type TestApi, testApi } from './fixture.js';
 
 let bundle: string;
@@ -165,5 +169,44 @@ describe('POST /v1/diagnostic/turn', () => {
     expect(replay.statusCode).toBe(200);
     expect(replay.json()).toEqual(res.json());
     expect(await api.state.ledger({ account_id: k.accountId })).toHaveLength(1);
+  });
+});
+
+describe('the ledger under a burst', () => {
+  it('holds one row per billed answer after a burst cut short by a graceful close', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-ledger-burst-'));
+    const stateFile = path.join(dir, 'state.sqlite');
+    const burst = await testApi(bundle, { stateFile });
+    try {
+      const k = await burst.key('burst');
+      const base = await burst.app.listen({ host: '127.0.0.1', port: 0 });
+      const one = () =>
+        fetch(`${base}/v1/diagnostic`, {
+          method: 'POST',
+          headers: { authorization: k.authorization, 'content-type': 'application/json' },
+          body: JSON.stringify(answer),
+        }).then(
+          async (r) => (r.status === 200 ? ((await r.json()) as { billable: boolean }).billable : false),
+          () => false,
+        );
+      // The first ones are answered; the rest are in flight, queued or refused when the close begins.
+      const first = await Promise.all(Array.from({ length: 5 }, one));
+      const rest = Array.from({ length: 80 }, one);
+      // Close as soon as one of them is answered: the others are then at every stage of a request.
+      await Promise.race(rest);
+      await burst.close();
+      const billed = [...first, ...(await Promise.all(rest))].filter(Boolean).length;
+      expect(billed).toBeGreaterThan(5);
+      const reopened = new SqliteStateStore(stateFile);
+      try {
+        const rows = await reopened.ledger({ account_id: k.accountId, limit: 1000 });
+        expect(rows).toHaveLength(billed);
+        expect(new Set(rows.map((r) => r.request_id)).size).toBe(billed);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
