@@ -1,6 +1,7 @@
 /**
  * Soak: a mixed load against a real `heatsource serve` process for a fixed time, sampling its resident
- * memory (RSS from /proc), V8 heap and external memory (from /metrics) along the way, to show whether
+ * memory (RSS from /proc, of the server and of every process it started, such as the snapshot
+ * converter: the peak is taken over their sum), V8 heap and external memory (from /metrics) along the way, to show whether
  * memory levels off after warm-up.
  *
  *   npm run build && node dist/bench/soak.js [--minutes 10] [--rate 200] [--concurrency 16]
@@ -31,7 +32,10 @@ import { machineLine } from './machine.js';
 
 interface Sample {
   seconds: number;
+  /** The server and every process it started (the snapshot converter): what the machine holds for it. */
   rssMb: number;
+  /** The server's own process. */
+  serverRssMb: number;
   heapMb: number;
   externalMb: number;
   requests: number;
@@ -150,9 +154,42 @@ function mix(corpus: Corpus, random: () => number, snapshots: boolean): () => Ca
 }
 
 function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    return 0; // it exited meanwhile
+  }
+}
+
+/** The processes descending from `pid` (found by their parent ids in /proc). */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const c of parents.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+/** RSS of a process and all its descendants, in MB. */
+function treeRssMb(pid: number): number {
+  return [pid, ...descendants(pid)].reduce((sum, p) => sum + rssMb(p), 0);
 }
 
 async function metric(base: string, name: string): Promise<number> {
@@ -218,7 +255,8 @@ async function main(): Promise<void> {
   const sample = async () => {
     samples.push({
       seconds: Math.round((Date.now() - started) / 1000),
-      rssMb: rssMb(server.pid!),
+      rssMb: treeRssMb(server.pid!),
+      serverRssMb: rssMb(server.pid!),
       heapMb: await metric(base, 'heatsource_nodejs_heap_size_used_bytes'),
       externalMb: await metric(base, 'heatsource_nodejs_external_memory_bytes'),
       requests,
@@ -227,7 +265,7 @@ async function main(): Promise<void> {
     if (!values.json) {
       const s = samples[samples.length - 1]!;
       console.error(
-        `${s.seconds}s rss ${s.rssMb.toFixed(1)} MB heap ${s.heapMb.toFixed(1)} MB external ${s.externalMb.toFixed(1)} MB requests ${s.requests} 5xx ${s.errors5xx}`,
+        `${s.seconds}s rss ${s.rssMb.toFixed(1)} MB (server ${s.serverRssMb.toFixed(1)} MB) heap ${s.heapMb.toFixed(1)} MB external ${s.externalMb.toFixed(1)} MB requests ${s.requests} 5xx ${s.errors5xx}`,
       );
     }
   };
@@ -300,14 +338,16 @@ async function main(): Promise<void> {
   console.log(
     `RSS peak ${result.rssPeakMb} MB, end ${result.rssEndMb} MB, slope over the second half ${result.rssSlopeSecondHalfMbPerMin} MB/min`,
   );
-  console.log('\n| minute | RSS MB | heap MB | external MB | requests |\n|---:|---:|---:|---:|---:|');
+  console.log(
+    '\n| minute | RSS MB (with children) | server RSS MB | heap MB | external MB | requests |\n|---:|---:|---:|---:|---:|---:|',
+  );
   let lastMinute = -1;
   for (const s of samples) {
     const m = Math.floor(s.seconds / 60);
     if (m === lastMinute && s !== samples[samples.length - 1]) continue;
     lastMinute = m;
     console.log(
-      `| ${(s.seconds / 60).toFixed(1)} | ${s.rssMb.toFixed(0)} | ${s.heapMb.toFixed(0)} | ${s.externalMb.toFixed(0)} | ${s.requests} |`,
+      `| ${(s.seconds / 60).toFixed(1)} | ${s.rssMb.toFixed(0)} | ${s.serverRssMb.toFixed(0)} | ${s.heapMb.toFixed(0)} | ${s.externalMb.toFixed(0)} | ${s.requests} |`,
     );
   }
 }

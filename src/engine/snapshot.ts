@@ -3,43 +3,15 @@ import { LRUCache } from 'lru-cache';
 import type { SnapshotMeta, SnapshotRequest } from '../contract/catalog.js';
 import type { CorpusView } from './corpus.js';
 import { ServiceError } from './errors.js';
+import { SnapshotConverter } from './snapshot-convert.js';
 
 export interface SnapshotImage {
   meta: SnapshotMeta;
   data: Buffer;
 }
 
-type Sharp = typeof import('sharp')['default'];
-let sharpModule: Promise<Sharp> | undefined;
-
-/**
- * sharp (libvips), loaded on the first conversion only: most callers never resize a page. Converted
- * images are cached below, by variant; libvips' own operation cache would hold the same pixels a second
- * time outside the JS heap, and one thread per conversion keeps a burst of conversions from multiplying
- * native memory by the core count.
- */
-function loadSharp(): Promise<Sharp> {
-  sharpModule ??= import('sharp').then(({ default: sharp }) => {
-    sharp.cache(false);
-    sharp.concurrency(1);
-    return sharp;
-  });
-  return sharpModule;
-}
-
-/**
- * Conversions run one at a time in the process. Each conversion decodes a whole page on a thread of
- * Node's pool, and glibc gives each such thread a malloc arena that keeps its high-water mark: run one
- * after another, the conversions reuse the pages one arena already holds instead of growing up to four.
- * A conversion of one page takes a few milliseconds and its result is cached, so the queue is short.
- * (A promise chain, not a library: it is the whole queue.)
- */
-let conversions: Promise<unknown> = Promise.resolve();
-function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
-  const next = conversions.then(run, run);
-  conversions = next.catch(() => {});
-  return next;
-}
+/** One converter per process, whatever bundle is served: conversions go one at a time in it. */
+let converter: SnapshotConverter | undefined;
 
 /** Bytes of converted images kept by default. */
 const CACHE_BYTES = 64 * 2 ** 20;
@@ -116,16 +88,15 @@ export class SnapshotService {
     let height = row.height;
     const resize = input.width !== undefined && input.width < row.width;
     if (resize || input.format === 'png') {
-      const sharp = await loadSharp();
-      const out = await oneAtATime(() => {
-        let img = sharp(row.webp);
-        if (resize) img = img.resize({ width: input.width, withoutEnlargement: true });
-        img = input.format === 'png' ? img.png({ compressionLevel: 6 }) : img.webp({ quality: 80 });
-        return img.toBuffer({ resolveWithObject: true });
+      converter ??= new SnapshotConverter();
+      const out = await converter.convert({
+        webp: row.webp,
+        ...(resize ? { width: input.width } : {}),
+        format: input.format,
       });
       data = out.data;
-      width = out.info.width;
-      height = out.info.height;
+      width = out.width;
+      height = out.height;
     }
     const citation = this.view.citation(doc.id, input.page, input.page, null)!;
     const image: SnapshotImage = {
