@@ -30,8 +30,8 @@ export interface OriginFigures {
 }
 
 export interface OriginsReport {
-  /** Per variant, per set: `in_sample` (every manual but the set-aside group's) and the set-aside group. */
-  rows: { variant: OriginVariant; set: 'in_sample' | 'set_aside'; figures: OriginFigures }[];
+  /** Per variant, per set: `in_sample` (every manual in no set-aside group) and each set-aside group by id. */
+  rows: { variant: OriginVariant; set: string; figures: OriginFigures }[];
   setAside: string[];
 }
 
@@ -44,9 +44,9 @@ const EMPTY: Record<Exclude<OriginVariant, 'both'>, string> = {
 export async function measureOrigins(
   bundle: string,
   keys: AnswerKey[],
-  setAside: ManualGroup | undefined,
+  setAside: ManualGroup[],
 ): Promise<OriginsReport> {
-  const aside = new Set(setAside?.documents ?? []);
+  const aside = new Map(setAside.flatMap((g) => g.documents.map((d) => [d, g.id] as const)));
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-origins-'));
   const rows: OriginsReport['rows'] = [];
   try {
@@ -62,20 +62,21 @@ export async function measureOrigins(
       const reader = new BundleReader(file);
       const client = await answerPath(reader);
       try {
-        const sets = { in_sample: empty(), set_aside: empty() };
+        const sets = new Map<string, OriginFigures>([['in_sample', empty()]]);
+        for (const g of setAside) sets.set(g.id, empty());
         for (const [document, list] of byDocument(keys)) {
           const doc = reader.documents().find((d) => d.file_name === document);
           const a = await measureAnswers(client, doc, list, false);
-          const f = sets[aside.has(document.replace(/\.pdf$/i, '')) ? 'set_aside' : 'in_sample'];
+          const f = sets.get(aside.get(document.replace(/\.pdf$/i, '')) ?? 'in_sample')!;
           f.codeKeys += a.codeKeys;
           f.right += a.answerOk;
           f.wrong += a.misses.filter((m) => m.problem === 'page' || m.problem === 'meaning').length;
           f.negatives += a.negatives;
           f.negativesOk += a.negativesOk;
         }
-        rows.push({ variant, set: 'in_sample', figures: sets.in_sample });
-        const asideKeys = sets.set_aside.codeKeys + sets.set_aside.negatives;
-        if (asideKeys > 0) rows.push({ variant, set: 'set_aside', figures: sets.set_aside });
+        for (const [set, figures] of sets)
+          if (set === 'in_sample' || figures.codeKeys + figures.negatives > 0)
+            rows.push({ variant, set, figures });
       } finally {
         await client.close();
         reader.close();
@@ -84,7 +85,7 @@ export async function measureOrigins(
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });
   }
-  return { rows, setAside: [...aside] };
+  return { rows, setAside: [...aside.keys()] };
 }
 
 /** The report as a Markdown table. */
@@ -98,7 +99,7 @@ export function originsTable(report: OriginsReport): string {
   for (const r of report.rows) {
     const f = r.figures;
     lines.push(
-      `| ${name[r.variant]} | ${r.set === 'in_sample' ? 'in sample' : 'set aside'} | ${f.right}/${f.codeKeys} (${pct(f.right, f.codeKeys)}) | ${f.wrong} | ${f.negativesOk}/${f.negatives} |`,
+      `| ${name[r.variant]} | ${r.set === 'in_sample' ? 'in sample' : `set aside (\`${r.set}\`)`} | ${f.right}/${f.codeKeys} (${pct(f.right, f.codeKeys)}) | ${f.wrong} | ${f.negativesOk}/${f.negatives} |`,
     );
   }
   return lines.join('\n');

@@ -154,7 +154,8 @@ const report = await measureQuality({
 });
 let origins: string | undefined;
 if (args.origins && bundleFile) {
-  const setAside = readManualGroups().find((g) => g.id === 'set-aside-code-index');
+  // Every group set aside while the code index was written (ids starting `set-aside-code-index`).
+  const setAside = readManualGroups().filter((g) => g.id.startsWith('set-aside-code-index'));
   origins = originsTable(await measureOrigins(bundleFile, readAnswerKeys(args.answers), setAside));
   if (originsDir) fs.rmSync(originsDir, { recursive: true, force: true });
 }

@@ -15,7 +15,7 @@ import { isNavigationLine, navigationPages } from './structure/navigation.js';
 import type { ExtractedDocument } from './types.js';
 
 /** Bump when extraction changes what it produces: bundles built by an older version re-extract. */
-export const EXTRACTOR_VERSION = 8;
+export const EXTRACTOR_VERSION = 9;
 
 export interface DocumentSource {
   id: string;
@@ -81,7 +81,8 @@ export async function extractDocument(
     pages,
     chunks,
     errorCodes,
-    codeLines,
+    // A code whose row could not be told from its neighbours is for the audit above, not for answers.
+    codeLines: codeLines.filter((l) => !l.uncertain),
     warnings,
   };
 }

@@ -16,6 +16,26 @@ export function cellLines(cell: GridSegment[]): string[] {
   return lines.map((l) => l.parts.join(' ').replace(/\s+/g, ' ').trim()).filter(Boolean);
 }
 
+/** Words a parenthetical needs to be a note (a sentence of its own) rather than part of a name. */
+const NOTE_WORDS = 5;
+
+/**
+ * A description cell whose name is followed, from a line of its own to the cell's end, by a note in
+ * brackets that opens as a sentence ("Sensor failure" then "(When the parameter … is set, it will …)"):
+ * the name is the lines before the note. A bracket that goes on on the name's line, opens in lower case
+ * ("(detected at indoor end)") or holds a few words ("(reserved)") is part of the name.
+ */
+export function withoutNote(lines: string[]): string[] {
+  for (let i = 1; i < lines.length; i++) {
+    if (!/^\(\p{Lu}/u.test(lines[i]!)) continue;
+    const note = lines.slice(i).join(' ');
+    if (!note.endsWith(')') || note.slice(1, -1).includes(')')) return lines;
+    if (note.split(/\s+/).length < NOTE_WORDS) return lines;
+    return /\p{L}{2}/u.test(lines.slice(0, i).join(' ')) ? lines.slice(0, i) : lines;
+  }
+  return lines;
+}
+
 /** Abbreviations that end with a dot inside a sentence. */
 const ABBREVIATION =
   /\b(?:temp|max|min|approx|ca|bzw|z\.b|no|nr|fig|abb|resp|e\.g|i\.e|etc|vs|sek|sec|ggf|evtl|usw)\.$/i;

@@ -8,8 +8,9 @@
  * The index is shaped by the text alone, in any language; no rule names a manual or a code. It is a
  * fallback: the runtime answers from it only where the reader found nothing, with a low confidence.
  */
-import type { Line, PageLayout } from '../layout/types.js';
+import type { Line, PageLayout, Rule } from '../layout/types.js';
 import { isNavigationLine } from '../structure/navigation.js';
+import { codeRow } from './code-index-rows.js';
 import { codeFamily, splitLeadingCode } from './code-pattern.js';
 
 export interface CodeLineRecord {
@@ -20,6 +21,13 @@ export interface CodeLineRecord {
   meaning: string;
   /** The row or line(s) around the code, lines as they stand on the page, joined by line breaks. */
   excerpt: string;
+  /**
+   * Set where the code's row could not be told apart from its neighbours (a table without rules whose
+   * rows are not set apart): kept for the ingest audit, never answered from.
+   */
+  uncertain?: true;
+  /** Set where the table's header names the code's column as parameters, registers or addresses. */
+  notFault?: true;
 }
 
 /** A list item's marker before the code: a bullet, a dash, "1." or "a)". */
@@ -37,7 +45,7 @@ export function indexCodeLines(pages: PageLayout[], navigation: ReadonlySet<numb
     if (navigation.has(p.page)) continue;
     p.lines.forEach((line, i) => {
       if (isNavigationLine(line.text)) return;
-      for (const found of codesOfLine(p.lines, i)) {
+      for (const found of codesOfLine(p.lines, i, p.rules)) {
         const record = { ...found, page: p.page };
         const key = `${record.code}\u0000${record.page}\u0000${record.excerpt}`;
         if (seen.has(key)) continue;
@@ -49,7 +57,11 @@ export function indexCodeLines(pages: PageLayout[], navigation: ReadonlySet<numb
   return out;
 }
 
-function codesOfLine(lines: Line[], i: number): Omit<CodeLineRecord, 'page'>[] {
+function codesOfLine(
+  lines: Line[],
+  i: number,
+  rules: readonly Rule[] | undefined,
+): Omit<CodeLineRecord, 'page'>[] {
   const line = lines[i]!;
   const out: Omit<CodeLineRecord, 'page'>[] = [];
   line.segments.forEach((segment, k) => {
@@ -58,11 +70,17 @@ function codesOfLine(lines: Line[], i: number): Omit<CodeLineRecord, 'page'>[] {
     const listed = text !== raw;
     // A cell that is the code alone: the row's next cell is its meaning.
     if (codeFamily(text) === 'alnum') {
-      const next = line.segments[k + 1];
-      if (next) {
-        const meaning = [next.text.trim(), ...wrapped(lines, i, segment.x1, next.x0, next.x1)].join(' ');
-        if (HAS_WORD.test(meaning))
-          out.push({ code: text, meaning: clean(meaning), excerpt: rowLines(lines, i, segment.x1) });
+      // A table row: the cell right of the code's, within the row's band (see code-index-rows.ts).
+      const row = codeRow(lines, i, segment, rules);
+      if (row) {
+        if (HAS_WORD.test(row.meaning))
+          out.push({
+            code: text,
+            meaning: clean(row.meaning),
+            excerpt: row.excerpt,
+            ...(row.confident ? {} : { uncertain: true as const }),
+            ...(row.notFault ? { notFault: true as const } : {}),
+          });
         return;
       }
       // A code alone on its line (first cell only): the lines printed under it say what it is.
@@ -157,6 +175,17 @@ function clean(text: string): string {
     .trim();
 }
 
+/**
+ * Whether an indexed line's meaning reads as a description, for the audit: two words in running letters
+ * (two lower-case letters in a row), not opening with another code. A run of connector, terminal or pin
+ * names ("X1 X3 X4", "DI 01 CN5", "GND T4") or a value column ("CL/OP", "0~1") is not.
+ */
+function describes(meaning: string): boolean {
+  const first = meaning.trim().split(/\s+/)[0] ?? '';
+  if (codeFamily(first) !== undefined) return false;
+  return (meaning.match(/\p{L}*\p{Ll}{2}\p{L}*/gu) ?? []).length >= 2;
+}
+
 /** Codes of the same letters a page needs, where it does not speak of faults, to count as a list of codes. */
 const LIST_RUN = 3;
 
@@ -178,7 +207,7 @@ export function unreadIndexedCodes(
   const readPrefixes = new Set(read.map(prefix));
   const byPage = new Map<number, string[]>();
   for (const l of lines) {
-    if (readKeys.has(norm(l.code))) continue;
+    if (readKeys.has(norm(l.code)) || l.notFault || !describes(l.meaning)) continue;
     const list = byPage.get(l.page) ?? [];
     if (!list.some((c) => norm(c) === norm(l.code))) list.push(l.code);
     byPage.set(l.page, list);

@@ -4,7 +4,7 @@ import { contentWords, figures, sameReading } from '../../src/text/readings.js';
 import { pageLanguages } from '../detect/language.js';
 import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
-import { cellItems, cellLines, joinLines, leadLines, toSteps } from './cell-text.js';
+import { cellItems, cellLines, joinLines, leadLines, toSteps, withoutNote } from './cell-text.js';
 import { codesFromCards } from './code-cards.js';
 import { codesFromHeadings } from './code-headings.js';
 import { codeFamily, isEmptyMark } from './code-pattern.js';
@@ -55,6 +55,18 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
       }
     }
   }
+  // Pages in another language print a translation, which the answer keeps apart (one per language).
+  const languages = pageLanguages(pages.map((p) => textOf(p.page) ?? ''));
+  const languageOf = (n: number) => languages[pages.findIndex((p) => p.page === n)] ?? 'mul';
+  // The languages of the pages where a table row defines each code: a code printed after another on
+  // one line is an entry of its own unless a table defines it on pages of the same language.
+  const definedIn = new Map<string, Set<string>>();
+  for (const table of tables)
+    for (const row of table.rows)
+      for (const code of row.codes) {
+        const key = codeKey(code);
+        definedIn.set(key, (definedIn.get(key) ?? new Set()).add(languageOf(row.page)));
+      }
   // The manual's main list first: where a code stands in several tables, its first row is the one cited.
   const ordered = [...tables].sort((a, b) => weight(b) - weight(a) || b.rows.length - a.rows.length);
   const perTable = ordered.map((table) => {
@@ -72,7 +84,8 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
         if (others.length === 0) continue;
         record.title = own;
         for (const other of others) {
-          if (codesOf(table).has(codeKey(other.code)) || best.has(codeKey(other.code))) continue;
+          const key = codeKey(other.code);
+          if (codesOf(table).has(key) || definedIn.get(key)?.has(languageOf(row.page))) continue;
           fromTable.push({
             ...record,
             code: other.code,
@@ -106,9 +119,6 @@ export function extractErrorCodes(pages: PageLayout[], chunks: ChunkRecord[]): E
     followReferences(kept);
     records.push(...kept);
   });
-  // Pages in another language print a translation, which the answer keeps apart (one per language).
-  const languages = pageLanguages(pages.map((p) => textOf(p.page) ?? ''));
-  const languageOf = (n: number) => languages[pages.findIndex((p) => p.page === n)] ?? 'mul';
   foldDetailSections(records, tableOf, languageOf);
   records.push(...codesFromCards(pages, chunks, new Set(records.map((r) => codeKey(r.code)))));
   records.push(...codesFromHeadings(pages, chunks, new Set(records.map((r) => codeKey(r.code)))));
@@ -269,7 +279,6 @@ function toRecord(
     ...cellLines(row.cells[ci] ?? []),
     ...cellLines(row.continued?.cells[ci] ?? []),
   ];
-  const cellText = (ci: number) => joinLines(lines(ci), hyphenated);
   const items = (ci: number) => cellItems(lines(ci));
   // A name printed under the code, in the code cell, is the title without the code.
   const titleText = (ci: number) =>
@@ -278,7 +287,7 @@ function toRecord(
           lines(ci).filter((l) => codeFamily(l) === undefined && !isEmptyMark(l)),
           hyphenated,
         )
-      : cellText(ci);
+      : joinLines(withoutNote(lines(ci)), hyphenated);
   let title =
     table.titleColumn !== undefined ? ownReading(titleText(table.titleColumn), code, codesOf(table)) : '';
   const causes = table.causeColumns.flatMap(items);

@@ -291,3 +291,88 @@ describe('fault-table reader: unruled tables in other languages', () => {
     }
   });
 });
+
+describe('fault-table reader: a note under the name, and run-on codes in a manual printed twice', () => {
+  it('leaves a bracketed note that opens as a sentence on its own line out of the title, and keeps short or lower-case brackets', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('Error codes', 50, 50);
+      drawTable(doc, {
+        x: 50,
+        y: 90,
+        widths: [50, 200, 200],
+        ruled: true,
+        header: ['Code', 'Failure', 'Reason'],
+        rows: [
+          ['P01', 'Water inlet sensor failure', 'The sensor is broken.'],
+          [
+            'P02',
+            'Exhaust sensor failure\n(When the parameter A1 is set to 1, the unit checks the exhaust sensor)',
+            'The sensor is broken.',
+          ],
+          ['P03', 'Mode conflict\n(Reserved)', 'Two modes are set.'],
+          [
+            'P04',
+            'Communication trouble\n(detected at the indoor unit end of the bus)',
+            'The cable is loose.',
+          ],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(byCode(codes, 'P02').title).toBe('Exhaust sensor failure');
+    // The note stays in the excerpt, verbatim.
+    expect(byCode(codes, 'P02').excerpt).toContain('(When the parameter A1 is set to 1');
+    expect(byCode(codes, 'P03').title).toBe('Mode conflict (Reserved)');
+    expect(byCode(codes, 'P04').title).toBe(
+      'Communication trouble (detected at the indoor unit end of the bus)',
+    );
+  });
+
+  it('reads a code printed after another on one line of one language although the other language lists it on its own line', async () => {
+    const pdf = await makePdf((doc) => {
+      const page = (caption: string, header: string[], rows: string[][]) => {
+        doc.font('Helvetica-Bold').fontSize(12).text(caption, 50, 60);
+        drawTable(doc, { x: 50, y: 100, widths: [60, 380], ruled: true, header, rows });
+      };
+      page(
+        'Kody bledow wyswietlacza',
+        ['Kod alarmu', 'Opis'],
+        [
+          ['E1', 'Blad czujnika temperatury wody na wejsciu'],
+          ['E2', 'Blad komunikacji pomiedzy sterownikiem i jednostka'],
+          ['L0', 'Zabezpieczenie nadpradowe sprezarki; L1: brak fazy zasilania'],
+          ['L2', 'Blad utraty predkosci obrotowej wentylatora'],
+          ['P1', 'Zabezpieczenie wysokiego cisnienia w ukladzie'],
+        ],
+      );
+      // The same pages in English follow, after other pages (a manual printed in two languages).
+      doc.addPage();
+      doc
+        .font('Helvetica')
+        .fontSize(10)
+        .text('Konserwacja: czysc urzadzenie raz w roku i sprawdz polaczenia elektryczne.', 50, 60);
+      doc.addPage();
+      page(
+        'Display error codes',
+        ['Alarm code', 'Description'],
+        [
+          ['E1', 'Water inlet temperature sensor fault'],
+          ['E2', 'Communication fault between the controller and the unit'],
+          ['L0', 'Compressor over current protection'],
+          ['L1', 'Lack of supply phase'],
+          ['L2', 'Fan motor losing speed fault'],
+          ['P1', 'High pressure protection of the system'],
+        ],
+      );
+    });
+    const { codes } = await extract(pdf);
+    const l1 = codes.filter((c) => c.code === 'L1');
+    expect(l1.map((c) => [c.page, c.title]).sort()).toEqual([
+      [1, 'brak fazy zasilania'],
+      [3, 'Lack of supply phase'],
+    ]);
+    expect(codes.filter((c) => c.code === 'L0' && c.page === 1).map((c) => c.title)).toEqual([
+      'Zabezpieczenie nadpradowe sprezarki',
+    ]);
+  });
+});
