@@ -5,7 +5,6 @@ import {
   type MessageClassification,
   PerRequestHTTPServerTransport,
   ProtocolErrorCode,
-  parseJSONRPCMessage,
   type Server,
   type ServerContext,
   type Transport,
@@ -16,6 +15,7 @@ import {
   MODERN_PROTOCOL_VERSION,
   type ProtocolVersion,
 } from './protocol.js';
+import { ReplyCache } from './reply-cache.js';
 import type { CallContext, McpCatalog } from './server.js';
 
 /*
@@ -31,7 +31,8 @@ import type { CallContext, McpCatalog } from './server.js';
  * - the message fastify parsed goes to the server through `onmessage`, exactly as the SDK's transports
  *   deliver it, under an id unique within the server (clients of different HTTP requests may well use
  *   the same JSON-RPC id); the answer the server `send`s for that id is the HTTP reply, with the
- *   client's id put back;
+ *   client's id put back (serialised with reply-cache.ts when it carries a cached look-up's shared tool
+ *   result: the same bytes, without serialising the same result again);
  * - the caller of each exchange (account, key, request id, idempotency key, revision) is kept beside
  *   that internal id, which the SDK hands the handler as `ctx.mcpReq.id`: the handler reads it there;
  * - everything between is the SDK's protocol layer, unchanged: the JSON-RPC request validation, the
@@ -95,6 +96,8 @@ export interface ExchangeAnswer {
 interface Pending {
   clientId: RequestId;
   call: CallContext;
+  /** The shared tool result (tools.ts) the handler returned for this exchange, if it returned one. */
+  shared: object | undefined;
   /** True while `onmessage` runs: an error sent then is the SDK refusing the message, not a handler's. */
   dispatching: boolean;
   resolve: (answer: ExchangeAnswer) => void;
@@ -105,6 +108,7 @@ interface Pending {
 class Exchanges {
   private next = 0;
   private readonly pending = new Map<number, Pending>();
+  private readonly replies = new ReplyCache();
 
   constructor(private readonly modern: boolean) {}
 
@@ -117,10 +121,20 @@ class Exchanges {
     this.next = this.next >= Number.MAX_SAFE_INTEGER ? 1 : this.next + 1;
     const id = this.next;
     return new Promise<ExchangeAnswer>((resolve, reject) => {
-      const pending: Pending = { clientId: message.id, call, dispatching: true, resolve, reject };
+      const pending: Pending = {
+        clientId: message.id,
+        call,
+        shared: undefined,
+        dispatching: true,
+        resolve,
+        reject,
+      };
       this.pending.set(id, pending);
+      // The message is the route's own parse of this request's body, read by nothing else: it travels
+      // under the internal id in place, without a copy.
+      (message as { id: RequestId }).id = id;
       try {
-        deliver({ ...message, id });
+        deliver(message);
       } catch (err) {
         this.pending.delete(id);
         reject(err instanceof Error ? err : new Error(String(err)));
@@ -134,6 +148,12 @@ class Exchanges {
     const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
     if (!pending) throw new Error(`MCP request ${String(id)} without a caller`);
     return pending.call;
+  }
+
+  /** Notes the shared tool result the handler of exchange `id` returned, whose answer's bytes may be reused. */
+  sharedResult(id: RequestId, result: object): void {
+    const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
+    if (pending) pending.shared = result;
   }
 
   /** Settles the exchange a response belongs to; false for a message that is not one (dropped, as in JSON mode). */
@@ -155,7 +175,11 @@ class Exchanges {
     }
     // The client's id goes back in place of ours; the key order, and so the bytes, stay the SDK's.
     (message as { id: RequestId }).id = pending.clientId;
-    pending.resolve({ status, body: JSON.stringify(message), legacy: !this.modern });
+    const body =
+      pending.shared !== undefined && 'result' in message
+        ? this.replies.serialise(message, pending.shared)
+        : JSON.stringify(message);
+    pending.resolve({ status, body, legacy: !this.modern });
     return true;
   }
 
@@ -181,10 +205,12 @@ class ModernTransport extends PerRequestHTTPServerTransport {
 
   override async start(): Promise<void> {}
 
+  /** What `onmessage` is given beside each message: the same for every exchange. */
+  private readonly extra = { classification: MODERN_CLASSIFICATION };
+  private readonly deliver = (m: JSONRPCRequest) => this.onmessage?.(m, this.extra);
+
   serve(message: JSONRPCRequest, call: CallContext): Promise<ExchangeAnswer> {
-    return this.exchanges.serve(message, call, (m) =>
-      this.onmessage?.(m, { classification: MODERN_CLASSIFICATION }),
-    );
+    return this.exchanges.serve(message, call, this.deliver);
   }
 
   override async send(message: JSONRPCMessage): Promise<void> {
@@ -206,8 +232,10 @@ class LegacyTransport implements Transport {
 
   async start(): Promise<void> {}
 
+  private readonly deliver = (m: JSONRPCRequest) => this.onmessage?.(m);
+
   serve(message: JSONRPCRequest, call: CallContext): Promise<ExchangeAnswer> {
-    return this.exchanges.serve(message, call, (m) => this.onmessage?.(m));
+    return this.exchanges.serve(message, call, this.deliver);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -267,8 +295,10 @@ export class PersistentExchanges {
     let exchanges: PersistentExchanges | undefined;
     const callerOf = (transport: 'modern' | 'legacy') => (ctx: ServerContext) =>
       exchanges![transport].exchanges.callOf(ctx.mcpReq.id);
-    const modern = catalog.server(callerOf('modern'));
-    const legacy = catalog.server(callerOf('legacy'));
+    const sharedResult = (transport: 'modern' | 'legacy') => (ctx: ServerContext, result: object) =>
+      exchanges![transport].exchanges.sharedResult(ctx.mcpReq.id, result);
+    const modern = catalog.server(callerOf('modern'), sharedResult('modern'));
+    const legacy = catalog.server(callerOf('legacy'), sharedResult('legacy'));
     exchanges = new PersistentExchanges(modern, legacy);
     for (const server of exchanges.servers) server.onerror = onerror;
     await modern.connect(exchanges.modern);
@@ -307,18 +337,13 @@ export class PersistentExchanges {
     }
     if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim') return null;
     // What the SDK's Streamable HTTP transport checks before it delivers the message: its JSON-RPC shape
-    // (the message it delivers is the parsed one) and a revision header it speaks, or none.
+    // and a revision header it speaks, or none. The shape is checked already: the classifier answers
+    // `no-claim` only for a body that its JSON-RPC request schema accepted (one object with an id and a
+    // method), so the body is delivered as it is, like the modern path's, without a second parse.
     const versionHeader = headers['mcp-protocol-version'];
     const version = versionHeader === undefined ? DEFAULT_PROTOCOL_VERSION : header(versionHeader);
     if (!(LEGACY_PROTOCOL_VERSIONS as readonly (string | undefined)[]).includes(version)) return null;
-    let message: JSONRPCMessage;
-    try {
-      message = parseJSONRPCMessage(body);
-    } catch {
-      return null;
-    }
-    if (!('method' in message) || !('id' in message)) return null;
-    return this.legacy.serve(message as JSONRPCRequest, callFor(version as ProtocolVersion));
+    return this.legacy.serve(body as JSONRPCRequest, callFor(version as ProtocolVersion));
   }
 
   async close(): Promise<void> {

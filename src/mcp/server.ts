@@ -11,7 +11,7 @@ import { ParamCheckedServer } from './param-errors.js';
 import { TROUBLESHOOT_PROMPT, troubleshootMessages } from './prompts.js';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, type ProtocolVersion } from './protocol.js';
 import { PageResources } from './resources.js';
-import { ToolCatalog, type ToolOutcome } from './tools.js';
+import { isSharedResult, ToolCatalog, type ToolOutcome } from './tools.js';
 
 /** Who calls and how, for one HTTP request to the endpoint. */
 export interface CallContext {
@@ -54,11 +54,15 @@ function noCursor(cursor: unknown): void {
 /** The caller of the request a handler serves, from the handler's SDK context. */
 export type CallerOf = (ctx: ServerContext) => CallContext;
 
+/** Told when a tool call answers a shared result (a cached look-up's, returned again on each repeat). */
+export type OnSharedResult = (ctx: ServerContext, result: object) => void;
+
 /**
  * What the endpoint serves, built once per app: one tool per operation of the service layer, manual pages
  * as resources, the troubleshooting prompt and argument completion. `server()` makes the SDK's low-level
  * server: a fresh one for each exchange the SDK's own stateless HTTP handling serves (whose caller is then
- * fixed), or a long-lived one serving many exchanges (exchange.ts), whose caller is read per request.
+ * fixed), or a long-lived one serving many exchanges (exchange.ts), whose caller is read per request and
+ * which is told when a call answers a shared result (whose answer's bytes it may then reuse).
  */
 export class McpCatalog {
   readonly tools: ToolCatalog;
@@ -72,7 +76,7 @@ export class McpCatalog {
     this.resources = new PageResources(services, options.resourcePageSize);
   }
 
-  server(callerOf: CallerOf): Server {
+  server(callerOf: CallerOf, onSharedResult?: OnSharedResult): Server {
     // The low-level server (not McpServer): tools, resources and prompts are described by our zod contract
     // and served by our service layer, which McpServer's registration API would have us duplicate.
     const server = new ParamCheckedServer(
@@ -112,6 +116,7 @@ export class McpCatalog {
         onInternalError: call.onInternalError,
       });
       call.onToolCall?.(name, outcome);
+      if (onSharedResult && isSharedResult(outcome.result)) onSharedResult(ctx, outcome.result);
       return outcome.result as never;
     });
     server.setRequestHandler('resources/list', async (request) =>

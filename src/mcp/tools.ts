@@ -118,20 +118,22 @@ export class ToolCatalog {
     ctx: ServiceContext,
     options: { version: ProtocolVersion; onInternalError: (err: unknown) => void },
   ): Promise<ToolOutcome> {
-    const instance = restInstance(op, args);
     try {
       const { input, idempotencyKey } = this.splitRequestId(op, args, ctx.idempotencyKey);
-      const service = await this.services.invoke({ ...ctx, idempotencyKey }, op.name, input);
+      // The caller's context as it is when the key did not change (the frequent case): no copy per call.
+      const context = idempotencyKey === ctx.idempotencyKey ? ctx : { ...ctx, idempotencyKey };
+      const service = await this.services.invoke(context, op.name, input);
       return { result: successResult(service, options.version), service };
     } catch (err) {
+      // The problem's instance is only built for a failure: a success never reads it.
       if (err instanceof ServiceError) {
-        return { result: errorResult(err.toProblem(instance)) };
+        return { result: errorResult(err.toProblem(restInstance(op, args))) };
       }
       options.onInternalError(err);
       const internal = problem(
         'internal_error',
         `internal error; quote request id ${ctx.requestId} when reporting it`,
-        instance,
+        restInstance(op, args),
       );
       return { result: errorResult(internal) };
     }
@@ -188,6 +190,14 @@ function jsonText(result: ServiceResult): string {
  */
 const builtResults = new WeakMap<ServiceResult, Map<ProtocolVersion, CallToolResult>>();
 
+/** The tool results above: answered again, unchanged, to every repeat of their look-up. */
+const sharedResults = new WeakSet<CallToolResult>();
+
+/** Whether `result` is the shared result of a cached look-up, which later calls answer again. */
+export function isSharedResult(result: CallToolResult): boolean {
+  return sharedResults.has(result);
+}
+
 function successResult(service: ServiceResult, version: ProtocolVersion): CallToolResult {
   if (service.json === undefined || service.replayed) return buildSuccessResult(service, version);
   let byVersion = builtResults.get(service);
@@ -199,6 +209,7 @@ function successResult(service: ServiceResult, version: ProtocolVersion): CallTo
   if (!result) {
     result = buildSuccessResult(service, version);
     byVersion.set(version, result);
+    sharedResults.add(result);
   }
   return result;
 }

@@ -164,6 +164,30 @@ describe('exchanges on the long-lived servers', () => {
     }
   });
 
+  it('answers each repeat of a look-up with the bytes of the SDK stateless path, under the client id', async () => {
+    // A repeated look-up answers the same tool result, whose serialisation the long-lived servers reuse:
+    // every repeat, whatever its id (numbers, strings needing escapes), must still be the SDK's bytes.
+    const key = (await server.api.key('repeats')).authorization;
+    const ids: unknown[] = [11, 'r"1\\', 12, 'r"1\\', 0];
+    for (const id of ids) {
+      const modern = toolCall('modern', id, 'diagnose', ANSWERED, key);
+      const fast = await rawPost(server.mcpUrl, modern.body, modern.headers);
+      const encoded = `=?base64?${Buffer.from('diagnose').toString('base64')}?=`;
+      const sdk = await rawPost(server.mcpUrl, modern.body, { ...modern.headers, 'mcp-name': encoded });
+      expect(fast.status).toBe(200);
+      expect(fast.text).toBe(sdk.text);
+      expect(fast.json()).toMatchObject({ id, result: { structuredContent: { state: 'answer' } } });
+
+      const legacy = toolCall('legacy', id, 'diagnose', ANSWERED, key);
+      const headers = { authorization: key, 'mcp-protocol-version': '2025-03-26' };
+      const single = await rawPost(server.mcpUrl, legacy.body, headers);
+      const batch = await rawPost(server.mcpUrl, [legacy.body], { authorization: key });
+      expect(single.status).toBe(200);
+      expect(single.text).toBe(batch.text);
+      expect(single.json()).toMatchObject({ id, result: { structuredContent: { state: 'answer' } } });
+    }
+  });
+
   it('answers after the server is closed and another one started on the same bundle', async () => {
     const first = await startMcpServer(bundle);
     const firstKey = (await first.api.key('restart')).authorization;
