@@ -1,4 +1,17 @@
-import { hash, verify } from '@node-rs/argon2';
+/**
+ * argon2's native module is loaded on the first password hashed or checked (a sign-in, an invitation
+ * accepted), not when the console is mounted: most starts of the server never need it. A failure to load
+ * it rejects that request's promise, and the route answers it as any other error.
+ */
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+function loadArgon2(): Promise<typeof import('@node-rs/argon2')> {
+  argon2 ??= import('@node-rs/argon2');
+  return argon2;
+}
+
+async function hash(password: string): Promise<string> {
+  return (await loadArgon2()).hash(password);
+}
 
 /** The shortest password accepted; long passphrases are welcome (up to MAX). */
 export const MIN_PASSWORD = 12;
@@ -12,6 +25,8 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  // Outside the try: a module that cannot be loaded is an error, not a wrong password.
+  const { verify } = await loadArgon2();
   try {
     return await verify(passwordHash, password);
   } catch {

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { buildOpenApi } from '../contract/openapi.js';
 import type { Authenticator } from '../edge/auth.js';
 import type { HttpMetrics } from '../edge/metrics.js';
 import type { Services } from '../engine/services.js';
 import { registerOperations } from './routes.js';
 
-export { buildOpenApi } from '../contract/openapi.js';
 export { negotiateImage } from './routes.js';
 
 export interface RestRoutesOptions {
@@ -20,7 +18,12 @@ export interface RestRoutesOptions {
 export function restRoutes(app: FastifyInstance, options: RestRoutesOptions): void {
   let openapi: unknown;
   app.get('/v1/openapi.json', async () => {
-    openapi ??= buildOpenApi(options.services.operations, { version: options.version });
+    // The document's builder is loaded and run on the first request for it, not before the server
+    // listens; a failure to load it answers that request with the usual problem document (500).
+    if (openapi === undefined) {
+      const { buildOpenApi } = await import('../contract/openapi.js');
+      openapi ??= buildOpenApi(options.services.operations, { version: options.version });
+    }
     return openapi;
   });
   registerOperations(app, options.services, options.authenticate, options.metrics);

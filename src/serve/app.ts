@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { BundleReader } from '../bundle/reader.js';
@@ -95,6 +96,28 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
  * exactly as the MCP tool taking the same argument does.
  */
 export const MAX_PARAM_LENGTH = 1024;
+
+/**
+ * Fastify's JSON-schema compilers (ajv and fast-json-stringify), loaded when a route first declares a
+ * schema instead of when the server is built. Every request here is validated by zod in the handlers
+ * and no route gives Fastify a schema, so a server never loads them; Fastify would otherwise require
+ * both at construction, a good part of the time `serve` takes before it listens. A route that declares
+ * a schema gets the very compilers Fastify would have used (the ones it depends on, resolved from it).
+ */
+const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+type CompilerFactory = (...args: unknown[]) => unknown;
+let validatorFactory: CompilerFactory | undefined;
+let serializerFactory: CompilerFactory | undefined;
+const lazyCompilers = {
+  buildValidator: (...args: unknown[]) => {
+    validatorFactory ??= (fromFastify('@fastify/ajv-compiler') as () => CompilerFactory)();
+    return validatorFactory(...args);
+  },
+  buildSerializer: (...args: unknown[]) => {
+    serializerFactory ??= (fromFastify('@fastify/fast-json-stringify-compiler') as () => CompilerFactory)();
+    return serializerFactory(...args);
+  },
+} as unknown as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
@@ -138,6 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Only the proxies named are believed: a header from anyone else could name any address.
     trustProxy: options.trustProxy && options.trustProxy.length > 0 ? options.trustProxy : false,
+    schemaController: { compilersFactory: lazyCompilers },
   });
   const services =
     options.services ??

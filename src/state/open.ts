@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { projectPath } from '../project-path.js';
 import { isPostgresUrl } from './location.js';
-import { type PgStateOptions, PgStateStore } from './pg-store.js';
+import type { PgStateOptions } from './pg-store.js';
 import { type SqliteStateOptions, SqliteStateStore } from './sqlite-store.js';
 import type { StateStore } from './types.js';
 
@@ -78,6 +78,10 @@ export async function openStateStore(
   spec: string = defaultStatePath(),
   options: OpenStateOptions & PgStateOptions = {},
 ): Promise<StateStore> {
-  if (isPostgresUrl(spec)) return PgStateStore.open(spec, options);
+  if (isPostgresUrl(spec)) {
+    // The PostgreSQL driver is loaded only for a PostgreSQL state: a SQLite state never needs it.
+    const { PgStateStore } = await import('./pg-store.js');
+    return PgStateStore.open(spec, options);
+  }
   return openState(spec, options);
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { projectPath } from '../../project-path.js';
 import { KnowledgeError } from './errors.js';
@@ -88,6 +88,9 @@ export function defaultKnowledgeDir(): string {
 
 /** Reads and validates the troubleshooting knowledge (default: data/knowledge of the project). */
 export function loadKnowledge(dir: string = defaultKnowledgeDir()): Knowledge {
+  // yaml is loaded with the knowledge (the first guided session), not when the server starts; a failure
+  // to load it is thrown as it is, never reported as a file that is not valid YAML.
+  const { parse: parseYaml } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const read = (name: string): unknown => {
     const file = path.join(dir, name);
     let text: string;
