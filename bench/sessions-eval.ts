@@ -51,9 +51,57 @@ export interface CaseRow {
   top_hypothesis: string;
   wrong_part: boolean;
   premature: boolean;
+  /**
+   * How a premature closure came about (absent when the session did not end on a wrong cause): handed on
+   * naming a wrong suspect, or concluded on a wrong cause; in either case after an answered check that
+   * the knowledge says tells the named cause from the true one (the check looked separating but the
+   * answer went the wrong way), or before any such check (the lead came from the description or from
+   * checks that do not tell the two apart).
+   */
+  premature_kind?: PrematureKind;
   escalated: boolean;
   escalation_ok: boolean;
   path: { action: string; value: SimulatedAnswer }[];
+}
+
+export type PrematureKind =
+  | 'handed_on_separated'
+  | 'handed_on_unseparated'
+  | 'concluded_separated'
+  | 'concluded_unseparated';
+
+/** Outcome rows further apart than this (total variation) tell two causes apart. */
+const SEPARATING_DISTANCE = 0.3;
+
+function rowOf(a: ModelAction, cause: string): number[] | undefined {
+  return a.table ? (a.table.rows[cause] ?? a.table.baseline) : undefined;
+}
+
+/** Whether an answered check of the path predicts its outcomes differently for the two causes. */
+function toldApart(run: SessionRun, named: string, truth: string[]): boolean {
+  return run.path.some((step) => {
+    if (isUnknown(step.value)) return false;
+    const a = run.actions.find((x) => x.id === step.action);
+    const own = a && rowOf(a, named);
+    if (!a || !own) return false;
+    return truth.some((t) => {
+      const other = rowOf(a, t)!;
+      const tv = own.reduce((sum, x, i) => sum + Math.abs(x - (other[i] ?? 0)), 0) / 2;
+      return tv >= SEPARATING_DISTANCE;
+    });
+  });
+}
+
+/** Premature closures counted by how they came about (totals only: no case is named). */
+export function prematureKinds(rows: CaseRow[]): Record<PrematureKind, number> {
+  const counts: Record<PrematureKind, number> = {
+    handed_on_separated: 0,
+    handed_on_unseparated: 0,
+    concluded_separated: 0,
+    concluded_unseparated: 0,
+  };
+  for (const r of rows) if (r.premature_kind) counts[r.premature_kind] += 1;
+  return counts;
 }
 
 export interface Summary {
@@ -191,6 +239,10 @@ export function scoreRun(knowledge: Knowledge, c: BenchCase, run: SessionRun): C
   // A trap the case names counts unless the action is the fix of the true cause (some traps are
   // conditional, e.g. "replace the compressor without a megger test").
   const wrongPart = proposed.some((id) => (isSwap(id) || traps.has(id)) && !fixesTruth(id));
+  const premature = identified !== null && !found;
+  const prematureKind: PrematureKind | undefined = !premature
+    ? undefined
+    : `${status === 'concluded' ? 'concluded' : 'handed_on'}_${toldApart(run, identified!, trueCauses) ? 'separated' : 'unseparated'}`;
 
   return {
     case: c.key,
@@ -215,7 +267,8 @@ export function scoreRun(knowledge: Knowledge, c: BenchCase, run: SessionRun): C
     top_hypothesis: top,
     wrong_part: wrongPart,
     // Ending on a wrong cause misleads whether the session concludes on it or hands the job on with it.
-    premature: identified !== null && !found,
+    premature,
+    ...(prematureKind ? { premature_kind: prematureKind } : {}),
     escalated: status === 'escalated',
     escalation_ok: (status === 'escalated') === c.expectEscalation,
     path,

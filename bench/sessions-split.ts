@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
 import { PROJECT_ROOT } from '../src/project-path.js';
 import { type BenchCase, loadCases } from './sessions-cases.js';
-import { type CaseRow, runCase, type Summary, summarise } from './sessions-eval.js';
+import { type CaseRow, prematureKinds, runCase, type Summary, summarise } from './sessions-eval.js';
 import { DEFAULT_TAXONOMY_DIR, loadTaxonomy, taxonomyPresent } from './sessions-taxonomy.js';
 
 // Not imported from sessions.ts: importing that script would run it.
@@ -90,6 +90,10 @@ function main(): void {
     in_sample: summarise(inRows),
     held_out: summarise(outRows),
     all: summarise([...inRows, ...outRows]),
+    premature_kinds: {
+      in_sample: prematureKinds(inRows),
+      held_out: prematureKinds(outRows),
+    },
   };
   if (values.json) {
     console.log(JSON.stringify(report));
@@ -103,6 +107,13 @@ function main(): void {
     row('in sample', report.in_sample),
     row('held out', report.held_out),
     row('all', report.all),
+    '',
+    '| premature closures (counts; separated: an answered check the knowledge says tells the named cause from the true one) | handed on, separated | handed on, not separated | concluded, separated | concluded, not separated |',
+    '|---|---|---|---|---|',
+    ...(['in_sample', 'held_out'] as const).map((set) => {
+      const k = report.premature_kinds[set];
+      return `| ${set.replace('_', ' ')} | ${k.handed_on_separated} | ${k.handed_on_unseparated} | ${k.concluded_separated} | ${k.concluded_unseparated} |`;
+    }),
   ];
   if (values['in-sample-cases']) {
     lines.push(
