@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../src/contract/sessions.js';
 import { freshUserEnv, runCliAsync } from '../helpers/cli.js';
 import { connectClient, demoBundle, type McpTestServer, startMcpServer } from '../mcp/harness.js';
+import { ensureSdkBuilt } from '../sdk/build.js';
 import { ensureBuiltOnce } from './built.js';
 
 /**
  * A reading may carry its unit on every surface: REST over a listening server, MCP through the official
- * client, and the built CLI. It is converted to the unit the step asks for, shown converted with the
+ * client, the published SDK, and the built CLI. It is converted to the unit the step asks for, shown converted with the
  * reading as given, and an unknown unit is refused naming it.
  */
 let server: McpTestServer;
@@ -94,6 +95,24 @@ describe('readings with units', () => {
       value: 2,
       given: '0.2 MPa',
     });
+  });
+
+  it('SDK: a reading with its unit is converted, and an unknown unit refused naming it', async () => {
+    ensureSdkBuilt();
+    const sdk = await import('@heatsource/sdk');
+    const hs = sdk.createClient({ baseUrl: server.base, apiKey: authorization.replace(/^Bearer /, '') });
+    const s = await sdk.startDiagnosticSession(hs, { ...E9, equipment: 'air_water' });
+    expect(s.next_action!.expected.unit).toBe('bar');
+    const refused = await hs
+      .respondToDiagnosticSession(s.id, { action_id: s.next_action!.id, value: '3 furlongs' })
+      .then(
+        () => null,
+        (e: unknown) => e as { status?: number; message?: string },
+      );
+    expect(refused?.status).toBe(422);
+    expect(JSON.stringify(refused)).toContain('furlongs');
+    const next = await hs.respondToDiagnosticSession(s.id, { action_id: s.next_action!.id, value: '20 psi' });
+    expect(next.history[0]).toMatchObject({ value: 1.379, given: '20 psi' });
   });
 
   it('CLI: a unit typed after the number is converted, shown converted, and an unknown one refused', async () => {
