@@ -2,7 +2,7 @@ import { branches, type Distribution, likelihoodRow, predictive, priorOf } from 
 import { RESIDUAL_ID } from './model.js';
 import { EPSILON, heaviestRemedyGroup, massOf, type RemedyGroup } from './repair-order.js';
 import type { Situation } from './situation.js';
-import type { ModelAction, SessionModel } from './types.js';
+import type { ModelAction, ModelHypothesis, SessionModel } from './types.js';
 
 /**
  * Whether the action could rule the group of hypotheses out: one of its outcomes, reasonably likely
@@ -75,44 +75,78 @@ export function distance(a: number[], b: number[]): number {
 }
 
 /**
- * The check a conclusion waits for: a rival outside the leader's remedy group that explains the
- * evidence nearly as well as the leader (the posterior over the prior, which is the likelihood of the
- * answers, at least `likelihoodRatio` of the leader's) and holds some share, while an open check tells
- * the two apart. A cause read from one symptom (low pressure) is thus not concluded while a check that
- * tells it from another cause of the same symptom is still open. The cheapest such check is asked.
+ * The rivals a conclusion on the group's leader must be told apart from: causes outside the leader's
+ * remedy group that explain the evidence nearly as well as the leader (the posterior over the prior,
+ * which is the likelihood of the answers, at least `likelihoodRatio` of the leader's) and hold some
+ * share. A symptom-level leader (a low pressure) is told from every cause still holding a share, not
+ * only from those the evidence fits nearly as well: the reading that found the symptom is what the
+ * other causes of that symptom also show.
+ */
+function separationRivals(s: Situation, group: RemedyGroup): ModelHypothesis[] {
+  const rule = s.model.settings.separation;
+  if (!rule) return [];
+  const { model, posterior: p } = s;
+  const prior = priorOf(model);
+  const likelihood = (id: string) => (p[id] ?? 0) / Math.max(prior[id] ?? 0, EPSILON);
+  const leader = group.top;
+  const inGroup = new Set(group.members.map((h) => h.id));
+  return model.hypotheses.filter(
+    (h) =>
+      h.id !== RESIDUAL_ID &&
+      !inGroup.has(h.id) &&
+      h.source !== 'manual' &&
+      (p[h.id] ?? 0) >= rule.minRival &&
+      (leader.symptomLevel === true || likelihood(h.id) >= rule.likelihoodRatio * likelihood(leader.id)),
+  );
+}
+
+/** Whether the check predicts its outcomes differently under the two causes. */
+function separates(model: SessionModel, a: ModelAction, one: string, other: string): boolean {
+  const rule = model.settings.separation;
+  if (!rule || !a.table) return false;
+  return distance(likelihoodRow(a, one), likelihoodRow(a, other)) >= rule.minDistance;
+}
+
+/**
+ * The check a conclusion waits for: a rival (`separationRivals`) holds some share while an open check
+ * tells it from the leader. A cause read from one symptom (low pressure) is thus not concluded while a
+ * check that tells it from another cause of the same symptom is still open. The cheapest such check is
+ * asked; at equal cost, one needing no instrument.
  */
 export function separatingCheck(
   s: Situation,
   group: RemedyGroup,
   information: ModelAction[],
 ): ModelAction | undefined {
-  const rule = s.model.settings.separation;
-  if (!rule) return undefined;
-  const { model, posterior: p } = s;
-  const prior = priorOf(model);
-  const likelihood = (id: string) => (p[id] ?? 0) / Math.max(prior[id] ?? 0, EPSILON);
-  const leader = group.top;
-  const inGroup = new Set(group.members.map((h) => h.id));
-  const rivals = model.hypotheses.filter(
-    (h) =>
-      h.id !== RESIDUAL_ID &&
-      !inGroup.has(h.id) &&
-      h.source !== 'manual' &&
-      (p[h.id] ?? 0) >= rule.minRival &&
-      // A symptom-level leader (a low pressure) is told from every cause still holding a share, not
-      // only from those the evidence fits nearly as well: the reading that found the symptom is
-      // what the other causes of that symptom also show.
-      (leader.symptomLevel === true || likelihood(h.id) >= rule.likelihoodRatio * likelihood(leader.id)),
-  );
+  const rivals = separationRivals(s, group);
   if (rivals.length === 0) return undefined;
+  const leader = group.top;
   let best: ModelAction | undefined;
   for (const a of information) {
-    if (!a.table) continue;
-    const lead = likelihoodRow(a, leader.id);
-    if (!rivals.some((r) => distance(lead, likelihoodRow(a, r.id)) >= rule.minDistance)) continue;
-    if (!best || a.cost < best.cost) best = a;
+    if (!rivals.some((r) => separates(s.model, a, leader.id, r.id))) continue;
+    if (
+      !best ||
+      a.cost < best.cost - EPSILON ||
+      (Math.abs(a.cost - best.cost) <= EPSILON && !a.instrument && best.instrument)
+    ) {
+      best = a;
+    }
   }
   return best;
+}
+
+/**
+ * The rivals of the leader that some check of the model could tell apart but that no check answered
+ * with a value has told apart: the check that would have was answered "unknown" or never asked. A
+ * rival no check can tell from the leader does not count (nothing the technician can do would confirm).
+ */
+export function unconfirmedRivals(s: Situation, group: RemedyGroup): ModelHypothesis[] {
+  const leader = group.top;
+  const { model } = s;
+  return separationRivals(s, group).filter((r) => {
+    const telling = model.actions.filter((a) => separates(model, a, leader.id, r.id));
+    return telling.length > 0 && !telling.some((a) => s.valued.has(a.id));
+  });
 }
 
 /** Outcomes predicted below this probability are not expected to change a conclusion. */

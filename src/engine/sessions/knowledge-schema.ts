@@ -271,6 +271,10 @@ export const Settings = z
             likelihood_ratio: z.number().gt(0).lte(1),
             min_rival: z.number().gt(0).lt(1),
             min_distance: z.number().gt(0).lte(1),
+            /** A job handed on names its leader only once every such rival was told apart by an answer. */
+            confirm_suspect: z.boolean().default(false),
+            /** A conclusion needs the same, or the job is handed on with the ranked repairs. */
+            confirm_conclusion: z.boolean().default(false),
           })
           .strict()
           .optional(),
@@ -297,6 +301,8 @@ export const Settings = z
          * the work (the repair order and the checks that could rule a part out keep the plain cost).
          */
         instrument_penalty: z.number().min(0).default(0),
+        /** Among checks within this share of the best information per minute, one needing no meter. */
+        instrument_tie_margin: z.number().min(0).lt(1).default(0),
         /** A check rules a cause out when one of its outcomes has likelihood ratio at most this. */
         rule_out_ratio: z.number().gt(0).lt(1),
         /** Unanswered steps in a row after which no further check is asked (0: never stop early). */

@@ -305,11 +305,16 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
               likelihoodRatio: s.conclusion.separation.likelihood_ratio,
               minRival: s.conclusion.separation.min_rival,
               minDistance: s.conclusion.separation.min_distance,
+              ...(s.conclusion.separation.confirm_suspect ? { confirmSuspect: true } : {}),
+              ...(s.conclusion.separation.confirm_conclusion ? { confirmConclusion: true } : {}),
             },
           }
         : {}),
       escalationCost: s.cost.escalation,
       ...(s.selection.instrument_penalty > 0 ? { instrumentPenalty: s.selection.instrument_penalty } : {}),
+      ...(s.selection.instrument_tie_margin > 0
+        ? { instrumentTieMargin: s.selection.instrument_tie_margin }
+        : {}),
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },
     symptoms,

@@ -1,4 +1,10 @@
-import { canRuleOut, couldUnseat, selectionCost, separatingCheck } from './conclusion-checks.js';
+import {
+  canRuleOut,
+  couldUnseat,
+  selectionCost,
+  separatingCheck,
+  unconfirmedRivals,
+} from './conclusion-checks.js';
 import { type Distribution, expectedGain } from './inference.js';
 import { RESIDUAL_ID } from './model.js';
 import {
@@ -45,17 +51,30 @@ function bestByGainPerCost(
   minGain = model.settings.minGainBits,
 ): Scored | undefined {
   let best: Scored | undefined;
+  const scored: Scored[] = [];
   for (const action of actions) {
     const gain = expectedGain(model, p, action);
     if (gain < minGain || gain <= 0) continue;
     const cost = selectionCost(model, action);
     const score = gain / cost;
+    scored.push({ action, gain, score });
     if (
       !best ||
       score > best.score + EPSILON ||
       (Math.abs(score - best.score) <= EPSILON && cost < selectionCost(model, best.action))
     ) {
       best = { action, gain, score };
+    }
+  }
+  // A tie-break, not a weight: when a check anyone can make without a meter tells nearly as much per
+  // minute as the best, it is asked first. When the session may conclude is not decided here.
+  const margin = model.settings.instrumentTieMargin ?? 0;
+  if (best?.action.instrument && margin > 0) {
+    const floor = best.score * (1 - margin);
+    for (const c of scored) {
+      if (c.action.instrument || c.score < floor - EPSILON) continue;
+      if (!best.action.instrument && c.score <= best.score + EPSILON) continue;
+      best = c;
     }
   }
   return best;
@@ -89,7 +108,11 @@ const HAND_ON_REASONS = new Set<Outcome['reason']>(['budget_spent', 'readings_un
 function handOn(s: Situation, reason: Outcome['reason']): Decision {
   const group = heaviestRemedyGroup(s.model, s.posterior);
   const suspectAt = s.model.settings.suspectAt;
-  const suspect = suspectAt !== undefined && group.mass >= suspectAt - EPSILON ? group.top : null;
+  // A suspect is named only once the checks that could tell it from its rivals were read: a leader
+  // that owes its lead to the description alone is handed on among the ranked repairs.
+  const confirmed = !s.model.settings.separation?.confirmSuspect || unconfirmedRivals(s, group).length === 0;
+  const suspect =
+    confirmed && suspectAt !== undefined && group.mass >= suspectAt - EPSILON ? group.top : null;
   const remedy = actionById(s.model, suspect?.remedy ?? null);
   const target = remedy?.kind === 'escalate' ? remedy : escalationAction(s.model, 'manufacturer_service');
   return finish(s, 'escalated', reason, suspect, target);
@@ -203,6 +226,11 @@ export function decide(s: Situation): Decision {
   if ((dominant || settled) && s.answers >= settings.minAnswers) {
     const separating = withinBudget && !stuck ? separatingCheck(s, group, information) : undefined;
     if (separating) return { kind: 'ask', actionId: separating.id };
+    // The check that would tell the leader from a rival was not read (unknown, or no turn left for
+    // it): the job is handed on with the ranked suspects rather than concluded on an unconfirmed lead.
+    if (settings.separation?.confirmConclusion && unconfirmedRivals(s, group).length > 0) {
+      return handOn(s, stuck || withinBudget ? 'readings_unavailable' : 'budget_spent');
+    }
     if (remedy?.replacement) {
       const level = dominant ? threshold : settings.settledThreshold;
       const ruling = information.filter(

@@ -79,6 +79,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
   const model = state.model;
   let posterior: Distribution = priorOf(model);
   const answered = new Set<string>();
+  const valued = new Set<string>();
   const quantityReliability = new Map<string, number>();
   let warranty: boolean | null = null;
   let answers = 0;
@@ -89,6 +90,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
 
   const apply = (action: ModelAction, value: AnswerValue) => {
     answers += 1;
+    valued.add(action.id);
     posterior = update(model, posterior, action, answerWeights(action, value));
     if (action.kind === 'repair' && value === true) resolvedBy.push(action.id);
     if (action.quantity) {
@@ -109,6 +111,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
   if (fromCode) {
     // Not counted among the answers either: the code is what opened the session.
     answered.add(fromCode.action.id);
+    valued.add(fromCode.action.id);
     posterior = update(model, posterior, fromCode.action, answerWeights(fromCode.action, fromCode.outcome));
   }
   for (const reading of state.initial_readings) {
@@ -131,6 +134,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
     model,
     posterior,
     answered,
+    valued,
     quantityReliability,
     turnsUsed: state.history.length,
     answers,

@@ -9,6 +9,8 @@ export interface Situation {
   posterior: Distribution;
   /** Actions answered, with a value or as unknown, and actions covered by initial readings. */
   answered: Set<string>;
+  /** Actions answered with a value (the code read from the display and initial readings included). */
+  valued: Set<string>;
   /** Quantity -> reliability of the best valued answer it has. */
   quantityReliability: Map<string, number>;
   turnsUsed: number;

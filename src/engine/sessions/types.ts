@@ -213,10 +213,23 @@ export interface ModelSettings {
   /** A session handing the job on names its leader from this share (absent: it names none). */
   suspectAt?: number;
   /** The check a conclusion waits for against a rival the evidence has not told apart (absent: none). */
-  separation?: { likelihoodRatio: number; minRival: number; minDistance: number };
+  separation?: {
+    likelihoodRatio: number;
+    minRival: number;
+    minDistance: number;
+    /** A suspect is named on handing on only once every separable rival was told apart (absent: always). */
+    confirmSuspect?: boolean;
+    /** A conclusion waits for the same, or the job is handed on (absent: it does not). */
+    confirmConclusion?: boolean;
+  };
   escalationCost: number;
   /** Added to the cost of a check needing an instrument when choosing what to ask (absent: 0). */
   instrumentPenalty?: number;
+  /**
+   * Among checks within this share of the best information per minute, the best needing no instrument
+   * is asked (absent: no tie-break).
+   */
+  instrumentTieMargin?: number;
   /** The reading a session opened on a code holds from the start (absent in older sessions). */
   codeReading?: { quantity: string; outcome: string };
 }

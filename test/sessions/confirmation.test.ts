@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createSession,
+  type Knowledge,
+  loadKnowledge,
+  nextAction,
+  respond,
+  type SessionState,
+} from '../../src/engine/sessions/index.js';
+import { validateKnowledge } from '../../src/engine/sessions/knowledge.js';
+import { RAW_FIXTURE } from './fixture.js';
+
+const real = loadKnowledge();
+const base = { equipment: 'air_water' as const, brand: 'Acme', model: 'HP-1' };
+
+function withSeparation(flags: { confirm_suspect?: boolean; confirm_conclusion?: boolean }): Knowledge {
+  const conclusion = real.settings.conclusion;
+  return {
+    ...real,
+    settings: {
+      ...real.settings,
+      conclusion: { ...conclusion, separation: { ...conclusion.separation!, ...flags } },
+    },
+  };
+}
+
+function withTieMargin(margin: number): Knowledge {
+  return {
+    ...real,
+    settings: { ...real.settings, selection: { ...real.settings.selection, instrument_tie_margin: margin } },
+  };
+}
+
+/** Every check answered "unknown" and every repair "did not clear it", to the end. */
+function driveUnknown(s: SessionState): { s: SessionState; asked: string[] } {
+  const asked: string[] = [];
+  while (s.status === 'active') {
+    const a = nextAction(s)!;
+    asked.push(a.id);
+    s = respond(s, { action_id: a.id, value: a.kind === 'repair' ? false : { unknown: true } });
+  }
+  return { s, asked };
+}
+
+describe('a suspect named on handing the job on', () => {
+  // A flow fault with a wide water ΔT: the description and the reading make a circulator lead, and
+  // nothing the technician is asked afterwards can be read.
+  const start = { ...base, symptom: 'flow error', readings: [{ quantity: 'water_delta_t', value: 12 }] };
+
+  it('is the unconfirmed leader by default (the shipped setting)', () => {
+    expect(real.settings.conclusion.separation?.confirm_suspect ?? false).toBe(false);
+    const { s } = driveUnknown(createSession(real, start));
+    expect(s.status).toBe('escalated');
+    expect(s.outcome?.cause_id).not.toBeNull();
+  });
+
+  it('is withheld while no answered check told the leader from its rivals, with the ranked repairs kept', () => {
+    const k = withSeparation({ confirm_suspect: true });
+    const before = driveUnknown(createSession(real, start));
+    const { s, asked } = driveUnknown(createSession(k, start));
+    // Naming the suspect or not never changes what is asked.
+    expect(asked).toEqual(before.asked);
+    expect(s.status).toBe('escalated');
+    expect(s.outcome?.cause_id).toBeNull();
+    expect(s.outcome?.repair_plan.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the instrument tie-break', () => {
+  it('ships off, and at a margin asks a look before a meter reading that tells about as much', () => {
+    expect(real.settings.selection.instrument_tie_margin).toBe(0);
+    const start = { ...base, symptom: 'unit stops', readings: [{ quantity: 'water_pressure', value: 1.5 }] };
+    const first = (k: Knowledge) => {
+      let s = createSession(k, start);
+      const asked: { id: string; instrument: boolean }[] = [];
+      while (s.status === 'active' && asked.length < 3) {
+        const a = nextAction(s)!;
+        asked.push({ id: a.id, instrument: !!a.instrument });
+        s = respond(s, { action_id: a.id, value: { unknown: true } });
+      }
+      return asked;
+    };
+    const off = first(real);
+    const on = first(withTieMargin(0.1));
+    // The same checks are asked; only the order among near-equals changes, the look first.
+    expect(new Set(on.map((a) => a.id))).toEqual(new Set(off.map((a) => a.id)));
+    const meter = off.findIndex((a) => a.instrument);
+    expect(meter).toBeGreaterThanOrEqual(0);
+    expect(on[meter]!.instrument).toBe(false);
+    expect(on.findIndex((a) => a.instrument)).toBeGreaterThan(meter);
+  });
+});
+
+describe('a conclusion waiting for the check that tells the leader apart', () => {
+  it('is the shipped rule, and changes nothing where that check was read', () => {
+    expect(real.settings.conclusion.separation?.confirm_conclusion).toBe(true);
+    // The low pressure and its top-up: the pressure history tells a one-off from a flat vessel and,
+    // once read, the session ends as it did before the rule.
+    const start = { ...base, symptom: 'unit stops', readings: [{ quantity: 'water_pressure', value: 0.4 }] };
+    const answers: Record<string, unknown> = {
+      top_up_water_pressure: true,
+      ask_pressure_history: 'stable',
+    };
+    const drive = (k: Knowledge) => {
+      let s = createSession(k, start);
+      while (s.status === 'active') {
+        const a = nextAction(s)!;
+        const value = a.id in answers ? answers[a.id] : { unknown: true };
+        s = respond(s, { action_id: a.id, value: value as never });
+      }
+      return s;
+    };
+    const on = drive(real);
+    const off = drive(withSeparation({ confirm_conclusion: false }));
+    expect(on.outcome).toEqual(off.outcome);
+  });
+});
+
+describe('a conclusion whose separating check came back unknown (a small knowledge)', () => {
+  // A second cause shows the same low gauge as the leak; only probing the part tells them apart.
+  function knowledge(confirm: boolean): Knowledge {
+    const raw = structuredClone(RAW_FIXTURE);
+    // The leak leads clearly on a low gauge; the sibling keeps a share the reading cannot take away.
+    raw.causes.causes.find((c) => c.id === 'leak')!.prior = { air_water: 12 };
+    (raw.settings.conclusion as Record<string, unknown>).separation = {
+      likelihood_ratio: 0.5,
+      min_rival: 0.02,
+      min_distance: 0.3,
+      confirm_conclusion: confirm,
+    };
+    raw.causes.causes.push({
+      id: 'sibling',
+      label: { en: 'Sibling', fr: 'Sibling' },
+      prior: { air_water: 1 },
+      keywords: { en: ['sibling'], fr: ['sibling'], de: ['sibling'], es: ['sibling'], nl: ['sibling'] },
+      effects: { gauge: { low: 'moderate' }, probe: { bad: 'decisive' } },
+      remedy: 'call_maker',
+    } as unknown as (typeof raw.causes.causes)[number]);
+    return validateKnowledge(raw);
+  }
+  const start = { ...base, readings: [{ quantity: 'gauge', value: 0.5 }] };
+
+  it('asks that check, and concludes without it only when the rule is off', () => {
+    const off = driveUnknown(createSession(knowledge(false), start));
+    const on = driveUnknown(createSession(knowledge(true), start));
+    expect(off.asked).toContain('probe_part');
+    expect(on.asked).toContain('probe_part');
+    expect(off.s.status).toBe('concluded');
+    expect(off.s.outcome?.cause_id).toBe('leak');
+    expect(on.s.status).toBe('escalated');
+    expect(on.s.outcome?.reason).toBe('readings_unavailable');
+  });
+
+  it('concludes as before once the check was answered', () => {
+    let s = createSession(knowledge(true), start);
+    while (s.status === 'active') {
+      const a = nextAction(s)!;
+      s = respond(s, { action_id: a.id, value: a.id === 'probe_part' ? 'good' : { unknown: true } });
+    }
+    expect(s.status).toBe('concluded');
+    expect(s.outcome?.cause_id).toBe('leak');
+  });
+});
