@@ -271,7 +271,7 @@ export const Settings = z
             likelihood_ratio: z.number().gt(0).lte(1),
             min_rival: z.number().gt(0).lt(1),
             min_distance: z.number().gt(0).lte(1),
-            /** A job handed on names its leader only once every such rival was told apart by an answer. */
+            /** A job handed on names no suspect while a rival at `likelihood_ratio` of its share was not told apart. */
             confirm_suspect: z.boolean().default(false),
             /** A conclusion needs the same, or the job is handed on with the ranked repairs. */
             confirm_conclusion: z.boolean().default(false),

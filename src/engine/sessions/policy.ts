@@ -108,9 +108,15 @@ const HAND_ON_REASONS = new Set<Outcome['reason']>(['budget_spent', 'readings_un
 function handOn(s: Situation, reason: Outcome['reason']): Decision {
   const group = heaviestRemedyGroup(s.model, s.posterior);
   const suspectAt = s.model.settings.suspectAt;
-  // A suspect is named only once the checks that could tell it from its rivals were read: a leader
-  // that owes its lead to the description alone is handed on among the ranked repairs.
-  const confirmed = !s.model.settings.separation?.confirmSuspect || unconfirmedRivals(s, group).length === 0;
+  // A suspect is not named while a rival holding at least `likelihoodRatio` of its share (the bar under
+  // which the separation rule counts two causes as not yet told apart) could have been told from it by
+  // a check that was never answered: the lead would come from the description alone.
+  const rule = s.model.settings.separation;
+  const confirmed =
+    !rule?.confirmSuspect ||
+    unconfirmedRivals(s, group).every(
+      (r) => (s.posterior[r.id] ?? 0) < rule.likelihoodRatio * (s.posterior[group.top.id] ?? 0) - EPSILON,
+    );
   const suspect =
     confirmed && suspectAt !== undefined && group.mass >= suspectAt - EPSILON ? group.top : null;
   const remedy = actionById(s.model, suspect?.remedy ?? null);

@@ -217,7 +217,7 @@ export interface ModelSettings {
     likelihoodRatio: number;
     minRival: number;
     minDistance: number;
-    /** A suspect is named on handing on only once every separable rival was told apart (absent: always). */
+    /** No suspect named on handing on while a close rival was never told apart (absent: always named). */
     confirmSuspect?: boolean;
     /** A conclusion waits for the same, or the job is handed on (absent: it does not). */
     confirmConclusion?: boolean;
