@@ -45,9 +45,19 @@ export interface AnswerFigures {
   openMisses: QuestionMiss[];
   /** Without a brand: the page among the first three, but not first. */
   openNotFirst: QuestionMiss[];
+  /** Every question's outcome by its key id, with and without the brand (for the question halves). */
+  outcomes: QuestionOutcome[];
+}
+
+export interface QuestionOutcome {
+  id: string;
+  branded: { at1: boolean; at3: boolean };
+  open: { at1: boolean; at3: boolean };
 }
 
 export interface QuestionMiss {
+  /** The question's key id. */
+  id: string;
   query: string;
   pages: number[];
   got: string[];
@@ -70,6 +80,7 @@ export function emptyAnswerFigures(): AnswerFigures {
     questionMisses: [],
     openMisses: [],
     openNotFirst: [],
+    outcomes: [],
   };
 }
 
@@ -158,6 +169,11 @@ export async function measureAnswers(
       if (open.miss) out.openMisses.push(open.miss);
       else out.openHit3++;
       if (!open.miss && !open.at1) out.openNotFirst.push(open.top);
+      out.outcomes.push({
+        id: key.id,
+        branded: { at1: branded.at1, at3: !branded.miss },
+        open: { at1: open.at1, at3: !open.miss },
+      });
     }
   }
   return out;
@@ -172,7 +188,7 @@ function scoreQuestion(
   const results = body.results.slice(0, 3);
   const hits = results.map((r) => r.document_id === doc.id && key.pages.includes(r.page));
   const got = results.map((r) => (r.document_id === doc.id ? `p${r.page}` : `${r.document_id} p${r.page}`));
-  const top = { query: key.query, pages: key.pages, got };
+  const top = { id: key.id, query: key.query, pages: key.pages, got };
   return { at1: hits[0] === true, miss: hits.some(Boolean) ? null : top, top };
 }
 

@@ -16,7 +16,7 @@ import { type AnswerFigures, answerPath, MEANING_OK, measureAnswers } from './qu
 import { type ManualGroup, readManualGroups } from './quality-groups.js';
 import { type AnswerKey, readAnswerKeys } from './quality-keys.js';
 import { meaningOverlap } from './quality-meaning.js';
-import { heldOutManuals } from './quality-split.js';
+import { heldOutManuals, heldOutQuestions } from './quality-split.js';
 import { measureTranslated, type TranslatedFigures } from './quality-translated.js';
 
 export interface QualityOptions {
@@ -102,6 +102,8 @@ export interface QualityReport {
   ingestMs: number;
   /** The questions asked in another language, when measured (options.translated). */
   translated?: TranslatedFigures;
+  /** Question ids of the held-out half of the questions (bench/quality-split.ts, `heldOutQuestions`). */
+  heldOutQuestions: string[];
 }
 
 export async function measureQuality(options: QualityOptions): Promise<QualityReport> {
@@ -135,8 +137,16 @@ export async function measureQuality(options: QualityOptions): Promise<QualityRe
         inSample: percentages(manuals.filter((m) => !m.heldOut)),
         heldOut: percentages(manuals.filter((m) => m.heldOut)),
       };
+      const questionHalf = heldOutQuestions(keys.filter((k) => k.kind === 'question').map((k) => k.id));
       const translated = options.translated
-        ? await measureTranslated(client.search, reader.documents(), keys, heldOut, options.translated)
+        ? await measureTranslated(
+            client.search,
+            reader.documents(),
+            keys,
+            heldOut,
+            options.translated,
+            questionHalf,
+          )
         : undefined;
       const groups = options.groups ?? readManualGroups();
       const apart = new Set(groups.filter((g) => g.gate === 'own').flatMap((g) => g.documents));
@@ -153,6 +163,7 @@ export async function measureQuality(options: QualityOptions): Promise<QualityRe
         }),
         ingestMs,
         ...(translated ? { translated } : {}),
+        heldOutQuestions: [...questionHalf].sort(),
       };
     } finally {
       await client.close();

@@ -1,8 +1,13 @@
 /**
- * The manuals whose free-text questions are held out while search rules are written: a seeded draw, so
- * the split is fixed before any question is read, works on any set of answer keys, and names no manual.
- * Rules and data written while reading the in-sample questions are measured on the held-out ones; the
- * bench prints held-out figures only as counts, never their questions or misses (unless asked to).
+ * Splits drawn before any question is read, by a seeded digest alone, so they work on any set of answer
+ * keys and name nothing from the data:
+ *
+ * - the manuals whose free-text questions were held out while the search rules of 2026-11-25 were written
+ *   (a third of the manuals, `heldOutManuals`);
+ * - a half of the questions themselves, by question id (`heldOutQuestions`), for the search round of
+ *   2026-11-26: rules are written while reading the working half's misses only.
+ *
+ * The bench prints held-out figures only as counts, never their questions or misses (unless asked to).
  */
 import crypto from 'node:crypto';
 
@@ -10,12 +15,31 @@ import crypto from 'node:crypto';
 export const HOLDOUT_SEED = 'heatsource-search-holdout';
 /** One manual in three is held out. */
 export const HOLDOUT_SHARE = 1 / 3;
+/** The seed of the question halves; the same rule as the sessions split (bench/sessions-split.ts). */
+export const QUESTION_SEED = 'heatsource-search-questions-1';
+
+function digest(seed: string, key: string, separator: string): string {
+  return crypto.createHash('sha256').update(`${seed}${separator}${key}`).digest('hex');
+}
+
+function bySeed(keys: readonly string[], seed: string, separator: string): string[] {
+  return [...new Set(keys)]
+    .map((k) => ({ k, h: digest(seed, k, separator) }))
+    .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0))
+    .map((x) => x.k);
+}
 
 /** The held-out manuals among `documents` (names without `.pdf`): the first third by seeded hash. */
 export function heldOutManuals(documents: readonly string[], seed = HOLDOUT_SEED): Set<string> {
   const count = Math.round(documents.length * HOLDOUT_SHARE);
-  const drawn = [...new Set(documents)]
-    .map((d) => ({ d, h: crypto.createHash('sha256').update(`${seed}:${d}`).digest('hex') }))
-    .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0));
-  return new Set(drawn.slice(0, count).map((x) => x.d));
+  return new Set(bySeed(documents, seed, ':').slice(0, count));
+}
+
+/**
+ * The held-out half of the questions (by their key ids): ordered by the digest of seed and id, the first
+ * half (rounded up) is the working half, the rest held out.
+ */
+export function heldOutQuestions(ids: readonly string[], seed = QUESTION_SEED): Set<string> {
+  const ordered = bySeed(ids, seed, '\u0000');
+  return new Set(ordered.slice(Math.ceil(ordered.length / 2)));
 }

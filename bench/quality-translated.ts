@@ -29,6 +29,8 @@ export interface TranslatedFigures {
   /** Questions whose key is not among the answer keys read (another corpus): not measured. */
   unmatched: number;
   misses: { language: string; query: string; got: string[] }[];
+  /** All languages, by the half of the question their key is in (bench/quality-split.ts, question halves). */
+  byHalf: { working: HitCounts; heldOut: HitCounts };
 }
 
 export interface HitCounts {
@@ -53,10 +55,16 @@ export async function measureTranslated(
   keys: readonly AnswerKey[],
   heldOut: ReadonlySet<string>,
   file = TRANSLATED_QUESTIONS,
+  heldOutHalf: ReadonlySet<string> = new Set(),
 ): Promise<TranslatedFigures> {
   const byId = new Map(keys.map((k) => [k.id, k]));
-  const out: TranslatedFigures = { byLanguage: {}, unmatched: 0, misses: [] };
   const empty = (): HitCounts => ({ questions: 0, hit1: 0, hit3: 0 });
+  const out: TranslatedFigures = {
+    byLanguage: {},
+    unmatched: 0,
+    misses: [],
+    byHalf: { working: empty(), heldOut: empty() },
+  };
   for (const t of readTranslated(file)) {
     const key = byId.get(t.key);
     const doc = key && documents.find((d) => d.file_name === key.document);
@@ -67,14 +75,20 @@ export async function measureTranslated(
     const body = await search({ q: t.query, limit: 3 });
     const hits = body.results.map((r) => r.document_id === doc.id && key.pages.includes(r.page));
     const side = heldOut.has(key.document.replace(/\.pdf$/i, '')) ? 'heldOut' : 'inSample';
+    const half = heldOutHalf.has(key.id) ? 'heldOut' : 'working';
     for (const language of [t.language, 'all']) {
       out.byLanguage[language] ??= { inSample: empty(), heldOut: empty() };
-      const counts = out.byLanguage[language][side];
-      counts.questions++;
-      if (hits[0]) counts.hit1++;
-      if (hits.some(Boolean)) counts.hit3++;
+      for (const counts of [
+        out.byLanguage[language][side],
+        ...(language === 'all' ? [out.byHalf[half]] : []),
+      ]) {
+        counts.questions++;
+        if (hits[0]) counts.hit1++;
+        if (hits.some(Boolean)) counts.hit3++;
+      }
     }
-    if (!hits.some(Boolean) && side === 'inSample') {
+    // A translation of a held-out question would show that question: its misses are not listed.
+    if (!hits.some(Boolean) && side === 'inSample' && half === 'working') {
       out.misses.push({
         language: t.language,
         query: t.query,
@@ -101,6 +115,10 @@ export function translatedTable(figures: TranslatedFigures, misses: boolean): st
     const f = figures.byLanguage[l]!;
     lines.push(`| ${l} | ${cell(f.inSample)} | ${cell(f.heldOut)} |`);
   }
+  const h = figures.byHalf;
+  lines.push(
+    `By question half, all languages (questions | hit@1 | hit@3): working ${cell(h.working)}; held out ${cell(h.heldOut)}`,
+  );
   if (figures.unmatched) lines.push(`(${figures.unmatched} question(s) name no key of this corpus)`);
   if (misses)
     for (const m of figures.misses) lines.push(`- ${m.language} "${m.query}": got ${m.got.join(', ')}`);
