@@ -294,7 +294,11 @@ export function analyzeQuery(q: string): AnalyzedQuery {
     return stream;
   });
   const pairs: string[][] = [...wordPairs];
+  // The parts of one code ("KX-010TB1") are no pair of neighbouring words: the code is matched whole,
+  // and a pair of its parts would count it a second time.
+  const codeOf = codeOfPart(parts);
   for (let i = 0; i + 1 < (streams[0]?.length ?? 0); i++) {
+    if (codeOf[i] !== undefined && codeOf[i] === codeOf[i + 1]) continue;
     pairs.push(unique(LANGUAGES.map((lang, l) => pairTerm(lang, streams[l]![i]!, streams[l]![i + 1]!))));
   }
   for (const id of unique(phrases)) {
@@ -314,6 +318,18 @@ export function analyzeQuery(q: string): AnalyzedQuery {
       parts.map((p) => p.text),
     ),
   };
+}
+
+/**
+ * For each part that the stem streams keep (stemStream drops the same unbound function words in every
+ * language), the index of its word when that word is a code written in several parts, else undefined.
+ */
+function codeOfPart(parts: readonly WordPart[]): (number | undefined)[] {
+  const codes = new Set<number>();
+  for (const p of parts) if (p.bound && hasDigit(p.text)) codes.add(p.word);
+  return parts
+    .filter((p) => p.bound || !isStopWordAnywhere(p.text))
+    .map((p) => (codes.has(p.word) ? p.word : undefined));
 }
 
 /** Letter prefixes and numbers of a question written with a capital ("Er 07", "E 12"), folded. */

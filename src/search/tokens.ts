@@ -8,15 +8,17 @@ export const WORD = /[\p{L}\p{N}]+(?:[-./][\p{L}\p{N}]+)*/gu;
 export interface WordPart {
   text: string;
   bound: boolean;
+  /** The index of the word the part belongs to. */
+  word: number;
 }
 
 /** The parts of every word in order, the stream that stemming and phrase matching work on. */
 export function wordParts(folded: string): WordPart[] {
   const out: WordPart[] = [];
-  for (const word of folded.match(WORD) ?? []) {
+  (folded.match(WORD) ?? []).forEach((word, index) => {
     const parts = word.split(/[-./]/).filter(Boolean);
-    for (const text of parts) out.push({ text, bound: parts.length > 1 });
-  }
+    for (const text of parts) out.push({ text, bound: parts.length > 1, word: index });
+  });
   return out;
 }
 
