@@ -3,7 +3,7 @@ import type { BundleReader } from '../bundle/reader.js';
 import type { ChunkRow } from '../bundle/schema.js';
 import { pageResourceUri, snapshotUrl } from '../contract/common.js';
 import type { SearchQuery, SearchResponse, SearchResult } from '../contract/search.js';
-import { type AnalyzedQuery, analyzeQuery } from '../search/analyzer.js';
+import { type AnalyzedQuery, analyzeQuery, analyzeText } from '../search/analyzer.js';
 import { decodeCursor, encodeCursor, InvalidCursorError, queryFingerprint } from '../search/cursor.js';
 import { type RankedPage, rankPages } from '../search/rank.js';
 import { bestSnippet } from '../search/snippet.js';
@@ -113,7 +113,31 @@ function rank(
   if (analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
   const named = brand || documents ? undefined : namedDocuments(view, analyzed);
-  return rankPages(view.reader, analyzed, filter, named).slice(0, MAX_RESULTS);
+  const options = { named, titleTerms: titleTermsOf(view) };
+  return rankPages(view.reader, analyzed, filter, options).slice(0, MAX_RESULTS);
+}
+
+const titleTerms = new WeakMap<CorpusView, Map<string, ReadonlySet<string> | undefined>>();
+
+/**
+ * The index terms of each document's title (exact, stems, concepts, pairs), analysed in its language on
+ * first use and kept for the view: one small set per document, whatever the number of pages.
+ */
+function titleTermsOf(view: CorpusView): (documentId: string) => ReadonlySet<string> | undefined {
+  let memo = titleTerms.get(view);
+  if (!memo) {
+    memo = new Map();
+    titleTerms.set(view, memo);
+  }
+  const known = memo;
+  return (documentId) => {
+    if (known.has(documentId)) return known.get(documentId);
+    const doc = view.document(documentId);
+    const a = doc?.title ? analyzeText(doc.title, doc.language) : undefined;
+    const terms = a ? new Set([...a.exact, ...a.stems, ...a.concepts, ...a.pairs]) : undefined;
+    known.set(documentId, terms);
+    return terms;
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { isLanguage } from '../text/stopwords.js';
 import type { AnalyzedQuery, QueryWord } from './analyzer.js';
 import { type ChunkTerms, facet, INDEX_FIELDS, type IndexField } from './chunk-index.js';
+import { titleCredit } from './title-credit.js';
 
 /**
  * Weights of the views of a query word. A word counts once, by the best view a chunk holds it in: as
@@ -82,6 +83,14 @@ export interface ChunkIndex {
   }[];
 }
 
+/** What the ranking knows of the documents beside the index. */
+export interface RankOptions {
+  /** Documents of the brands and models the question names: their pages score x NAMED_BOOST. */
+  named?: ReadonlySet<string>;
+  /** The index terms of a document's title (all views), or undefined when it has none (title-credit.ts). */
+  titleTerms?: (documentId: string) => ReadonlySet<string> | undefined;
+}
+
 /** Which chunks may be returned; an empty value does not restrict. */
 export interface RankFilter {
   brand?: string;
@@ -139,8 +148,9 @@ type Group = QueryWord & { pairs?: string[] };
  * by its best view (so an exact match counts more than a stem or glossary match of the same word); pairs
  * of neighbouring words are scored like words. A chunk scores the sum over the words it matches times
  * how many it matches, so that covering more of the question beats repeating one word. A page scores
- * mostly as its best chunk, partly as if it were one chunk (per word, its best chunk's score).
- * Ties are broken by document, page and chunk id, so the order is deterministic.
+ * mostly as its best chunk, partly as if it were one chunk (per word, its best chunk's score). With
+ * `titleTerms`, a word of a manual's title counts on every page of it at half its best score there
+ * (title-credit.ts). Ties are broken by document, page and chunk id, so the order is deterministic.
  *
  * The full-text index proposes CANDIDATES chunks: those matching the most words, then the highest sum of
  * their matched terms' weights times IDF, filters applied in the query; on a large corpus only the rarest
@@ -152,7 +162,7 @@ export function rankPages(
   index: ChunkIndex,
   query: AnalyzedQuery,
   filter: RankFilter,
-  named?: ReadonlySet<string>,
+  options: RankOptions = {},
 ): RankedPage[] {
   const groups: Group[] = [
     ...query.words.slice(0, MAX_WORDS),
@@ -183,27 +193,15 @@ export function rankPages(
 
   const average = lengths.map((l) => l / Math.max(1, total));
   const preferred = filter.language ? null : query.language;
-  const pages = new Map<string, PageScore>();
-  for (const candidate of candidates) {
+  // Each candidate's score per word of the question (its best view plus the parts of a code).
+  const rows = candidates.map((candidate) => {
     const tagged = isLanguage(candidate.language);
     const boost =
       (preferred && candidate.language === preferred ? SAME_LANGUAGE_BOOST : 1) *
-      (named?.has(candidate.documentId) ? NAMED_BOOST : 1);
-    const key = `${candidate.documentId}\u0000${candidate.page}`;
-    let page = pages.get(key);
-    if (!page) {
-      page = {
-        documentId: candidate.documentId,
-        page: candidate.page,
-        score: 0,
-        words: 0,
-        chunks: [],
-        wordBest: [],
-      };
-      pages.set(key, page);
-    }
-    const chunk: ChunkScore = { id: candidate.id, score: 0, words: 0 };
-    scored.forEach(({ terms, own }, w) => {
+      (options.named?.has(candidate.documentId) ? NAMED_BOOST : 1);
+    const scores: number[] = [];
+    const corrections: (string[] | undefined)[] = [];
+    scored.forEach(({ terms, own }) => {
       // The best view of the word, plus each part of a code it was written in.
       let bestView = 0;
       let parts = 0;
@@ -229,11 +227,37 @@ export function rankPages(
           corrected.push(t.term);
         }
       }
-      const score = bestView + parts;
+      scores.push(bestView + parts);
+      corrections.push(corrected);
+    });
+    return { candidate, scores, corrections };
+  });
+  const credit = titleCredit(rows, scored, options.titleTerms);
+
+  const pages = new Map<string, PageScore>();
+  for (const { candidate, scores, corrections } of rows) {
+    const key = `${candidate.documentId}\u0000${candidate.page}`;
+    let page = pages.get(key);
+    if (!page) {
+      page = {
+        documentId: candidate.documentId,
+        page: candidate.page,
+        score: 0,
+        words: 0,
+        chunks: [],
+        wordBest: [],
+      };
+      pages.set(key, page);
+    }
+    const chunk: ChunkScore = { id: candidate.id, score: 0, words: 0 };
+    const titled = credit.get(candidate.documentId);
+    scores.forEach((own, w) => {
+      const score = Math.max(own, titled?.[w] ?? 0);
       if (score <= 0) return;
       chunk.score += score;
       chunk.words += 1;
-      if (corrected) {
+      const corrected = corrections[w];
+      if (corrected && own >= score) {
         chunk.corrected ??= new Set();
         for (const c of corrected) chunk.corrected.add(c);
       }

@@ -22,12 +22,12 @@ interface QuestionKey {
 
 /**
  * The floors of the in-sample manuals (those the rules were written on), as measured in BENCHMARKS.md
- * ("Free-text search without a brand"), rounded down: one question fewer fails. hit@3 keeps the 90 % the
- * suite asked before, also without a brand (every manual's pages competing).
+ * ("Free-text search without a brand", second round of 2026-11-26: 59 / 66 of 71 with the brand, 58 / 66
+ * without), rounded down: one question fewer fails.
  */
 const FLOORS = {
-  brand: { hit1: 0.78, hit3: 0.9 },
-  open: { hit1: 0.8, hit3: 0.9 },
+  brand: { hit1: 0.81, hit3: 0.91 },
+  open: { hit1: 0.8, hit3: 0.91 },
 };
 
 /**
