@@ -3,6 +3,7 @@ import { HeatsourceCommand } from '../src/cli/base-command.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { stateFlag } from '../src/cli/state-flag.js';
 import { projectPath } from '../src/project-path.js';
+import { DEFAULT_HEAP_GROWTH_PERCENT } from '../src/serve/heap-growth.js';
 import { ServeConfigError, startServer } from '../src/serve/server.js';
 import { defaultStatePath } from '../src/state/open.js';
 import { DEFAULT_MAX_OPEN_SESSIONS } from '../src/state/quota.js';
@@ -50,6 +51,14 @@ export default class Serve extends HeatsourceCommand {
       default: DEFAULT_MAX_OPEN_SESSIONS,
       min: 1,
     }),
+    'heap-growth': Flags.integer({
+      description:
+        'percent the V8 heap may grow past its live data before a major garbage collection (0: V8 decides, which lets it reach several times the live data)',
+      env: 'HEATSOURCE_HEAP_GROWTH',
+      default: DEFAULT_HEAP_GROWTH_PERCENT,
+      min: 0,
+      max: 1000,
+    }),
     'log-level': Flags.string({
       description: 'log level',
       options: ['fatal', 'error', 'warn', 'info', 'debug', 'silent'],
@@ -91,6 +100,7 @@ export default class Serve extends HeatsourceCommand {
             .map((a) => a.trim())
             .filter(Boolean),
           maxOpenSessions: flags['max-open-sessions'],
+          heapGrowthPercent: flags['heap-growth'],
           logLevel: flags['log-level'],
           logFormat: flags['log-format'] as 'auto' | 'lines' | 'json',
           // The web console and the field app beside the API.

@@ -7,6 +7,7 @@ import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.j
 import { defaultStatePath, describeState, openStateStore } from '../state/open.js';
 import type { StateStore } from '../state/types.js';
 import { buildApp } from './app.js';
+import { applyHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from './heap-growth.js';
 import { type LogFormat, readableLine, resolveLogFormat } from './log-lines.js';
 import { LogSink } from './log-sink.js';
 import { type SurfaceOptions, surfaces } from './surfaces.js';
@@ -33,6 +34,8 @@ export interface ServeOptions {
    * comes once the server listens, after the local key, if any.
    */
   surfaces?: SurfaceOptions;
+  /** V8 heap growth past the live data between major collections, percent (0: V8's own); see heap-growth.ts. */
+  heapGrowthPercent?: number;
 }
 
 /** A configuration `serve` refuses, with the reason to show. */
@@ -71,6 +74,7 @@ export async function startServer(
       `--trust-proxy takes IP addresses or CIDR ranges (10.0.0.0/8), or loopback, linklocal, uniquelocal; got "${badProxy}"`,
     );
   }
+  applyHeapGrowth(options.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
   let reader: BundleReader;
   try {
     reader = new BundleReader(options.bundle);

@@ -186,6 +186,41 @@ describe('heatsource serve', () => {
     }
   });
 
+  it('refuses a negative --heap-growth, naming the flag', () => {
+    const r = cli([
+      'serve',
+      '--heap-growth',
+      '-5',
+      '--bundle',
+      bundle,
+      '--state',
+      path.join(dir, 'h.sqlite'),
+    ]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('heap-growth');
+  });
+
+  it('serves with a --heap-growth set', async () => {
+    const s = await serve([
+      '--bundle',
+      bundle,
+      '--state',
+      path.join(dir, 'heap.sqlite'),
+      '--port',
+      '0',
+      '--no-auth',
+      '--heap-growth',
+      '10',
+    ]);
+    try {
+      const search = await fetch(`${s.url}/v1/search?q=pump`);
+      expect(search.status).toBe(200);
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exit;
+    }
+  });
+
   it('refuses a missing bundle with a clear message', () => {
     const r = cli([
       'serve',
