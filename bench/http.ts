@@ -35,6 +35,7 @@ import { diagnose } from '../src/engine/diagnostic.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
 import { projectPath } from '../src/project-path.js';
 import { buildApp } from '../src/serve/app.js';
+import { applyHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from '../src/serve/heap-growth.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { type ProfileSummary, startProfiling, summariseProfile } from './cpu-profile.js';
 import { machineLine, median } from './machine.js';
@@ -48,6 +49,8 @@ interface Args {
   json: boolean;
   serve: boolean;
   state?: string;
+  /** V8's heap growing percent in the server, as `serve --heap-growth` sets it (its default unless given). */
+  heapGrowth: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -62,6 +65,7 @@ function parseArgs(argv: string[]): Args {
       json: { type: 'boolean', default: false },
       serve: { type: 'boolean', default: false },
       state: { type: 'string' },
+      'heap-growth': { type: 'string', default: String(DEFAULT_HEAP_GROWTH_PERCENT) },
     },
   });
   return {
@@ -73,11 +77,14 @@ function parseArgs(argv: string[]): Args {
     json: values.json,
     serve: values.serve,
     state: values.state,
+    heapGrowth: Number(values['heap-growth']),
   };
 }
 
 /** Child process: serve the bundle and report the URL and a key on stdout. */
 async function serveChild(args: Args): Promise<void> {
+  // The server measured is the one `serve` runs, heap setting included (startServer applies it there).
+  applyHeapGrowth(args.heapGrowth);
   const state = new SqliteStateStore(args.state!);
   const account = await state.createAccount({
     name: 'bench',
@@ -239,7 +246,15 @@ function startServer(args: Args): Promise<{ child: ChildProcess; url: string; ke
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-bench-'));
   const child = fork(
     fileURLToPath(import.meta.url),
-    ['--serve', '--bundle', args.bundle, '--state', path.join(dir, 'state.sqlite')],
+    [
+      '--serve',
+      '--bundle',
+      args.bundle,
+      '--state',
+      path.join(dir, 'state.sqlite'),
+      '--heap-growth',
+      String(args.heapGrowth),
+    ],
     {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
