@@ -9,30 +9,19 @@
  *
  * The bench prints held-out figures only as counts, never their questions or misses (unless asked to).
  */
-import crypto from 'node:crypto';
+import { orderBySeed } from './seeded-order.js';
 
 /** Changing the seed draws another split; figures measured on the old split no longer count as held out. */
 export const HOLDOUT_SEED = 'heatsource-search-holdout';
 /** One manual in three is held out. */
 export const HOLDOUT_SHARE = 1 / 3;
-/** The seed of the question halves; the same rule as the sessions split (bench/sessions-split.ts). */
+/** The seed of the question halves (drawn by the same rule as the sessions split, seeded-order.ts). */
 export const QUESTION_SEED = 'heatsource-search-questions-1';
-
-function digest(seed: string, key: string, separator: string): string {
-  return crypto.createHash('sha256').update(`${seed}${separator}${key}`).digest('hex');
-}
-
-function bySeed(keys: readonly string[], seed: string, separator: string): string[] {
-  return [...new Set(keys)]
-    .map((k) => ({ k, h: digest(seed, k, separator) }))
-    .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0))
-    .map((x) => x.k);
-}
 
 /** The held-out manuals among `documents` (names without `.pdf`): the first third by seeded hash. */
 export function heldOutManuals(documents: readonly string[], seed = HOLDOUT_SEED): Set<string> {
   const count = Math.round(documents.length * HOLDOUT_SHARE);
-  return new Set(bySeed(documents, seed, ':').slice(0, count));
+  return new Set(orderBySeed(documents, seed, ':').slice(0, count));
 }
 
 /**
@@ -40,6 +29,6 @@ export function heldOutManuals(documents: readonly string[], seed = HOLDOUT_SEED
  * half (rounded up) is the working half, the rest held out.
  */
 export function heldOutQuestions(ids: readonly string[], seed = QUESTION_SEED): Set<string> {
-  const ordered = bySeed(ids, seed, '\u0000');
+  const ordered = orderBySeed(ids, seed);
   return new Set(ordered.slice(Math.ceil(ordered.length / 2)));
 }

@@ -10,12 +10,12 @@
  * so a change can be judged on cases nobody looked at while making it. The figures of all the cases are
  * printed beside both halves. Metrics: bench/sessions-eval.ts.
  */
-import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
 import { PROJECT_ROOT } from '../src/project-path.js';
+import { orderBySeed } from './seeded-order.js';
 import { type BenchCase, loadCases } from './sessions-cases.js';
 import { type CaseRow, prematureKinds, runCase, type Summary, summarise } from './sessions-eval.js';
 import { DEFAULT_TAXONOMY_DIR, loadTaxonomy, taxonomyPresent } from './sessions-taxonomy.js';
@@ -30,18 +30,13 @@ export interface Split {
   heldOut: BenchCase[];
 }
 
-function rank(seed: string, key: string): string {
-  return createHash('sha256').update(`${seed}\u0000${key}`).digest('hex');
-}
-
 /** Half of each format in sample, the other half held out, by the seed alone (not by the cases' contents). */
 export function splitCases(cases: BenchCase[], seed: string): Split {
   const split: Split = { inSample: [], heldOut: [] };
   const formats = [...new Set(cases.map((c) => c.format))];
   for (const format of formats) {
-    const ordered = cases
-      .filter((c) => c.format === format)
-      .sort((a, b) => (rank(seed, a.id) < rank(seed, b.id) ? -1 : 1));
+    const ofFormat = new Map(cases.filter((c) => c.format === format).map((c) => [c.id, c]));
+    const ordered = orderBySeed([...ofFormat.keys()], seed).map((id) => ofFormat.get(id)!);
     const half = Math.ceil(ordered.length / 2);
     split.inSample.push(...ordered.slice(0, half));
     split.heldOut.push(...ordered.slice(half));
