@@ -68,6 +68,10 @@ function parseArgs(argv: string[]): Args {
       'heap-growth': { type: 'string', default: String(DEFAULT_HEAP_GROWTH_PERCENT) },
     },
   });
+  const heapGrowth = Number(values['heap-growth']);
+  // Refused here, in one line, rather than as a server child that dies at start.
+  if (!Number.isInteger(heapGrowth) || heapGrowth < 0)
+    throw new Error(`--heap-growth takes a whole number of percent >= 0, got "${values['heap-growth']}"`);
   return {
     bundle: path.resolve(values.bundle),
     duration: Number(values.duration),
@@ -77,7 +81,7 @@ function parseArgs(argv: string[]): Args {
     json: values.json,
     serve: values.serve,
     state: values.state,
-    heapGrowth: Number(values['heap-growth']),
+    heapGrowth,
   };
 }
 
