@@ -1,0 +1,297 @@
+/**
+ * Cases generated from the peer benchmark's public taxonomy alone, never from its cases: a measure of
+ * the guided sessions on installations nobody wrote a rule near.
+ *
+ *   npm run bench:sessions-generated [-- --seed S] [--per-cause N] [--instrument-available P] [--json]
+ *
+ * For every concludable cause of the fault tree (taxonomy/fault-tree-v3-*.json), N installations. Each
+ * is a world of readings of the taxonomy's quantities (quantities-v3.json):
+ * - a quantity the cause has an effect on shows that effect with the probability its likelihood tier
+ *   gives (tier ratio r: r / (r + 1), so "fort" 0.91, "moyen" 0.75, "faible" 0.6), else a nominal value;
+ *   where the fault tree gives an effect per operating state, the steady-running one is used (the
+ *   nominal ranges are steady-running ranges);
+ * - every other quantity reads nominal: a number drawn inside its default range, a qualitative
+ *   quantity the first of its modalities that no cause of the fault tree names as an effect (the
+ *   healthy one); a quantity whose every modality is some cause's effect (the fault light) is left
+ *   unread;
+ * - a low or high number is drawn outside the range by 30 to 100 % of a span (the range's width, at most
+ *   80 % of its lower bound for a low value, so a reading stays positive).
+ * The simulated technician (bench/sessions-simulator.ts, unchanged) answers what the taxonomy's actions
+ * observe: every visual check (OBS-*) and the installation's gauge (MES-PRESSION); every other
+ * reading action needs an instrument and is available with probability P per action and case (default
+ * 0.5). The cause's repairs (the fault tree's `repair_actions`) clear the fault; the other causes'
+ * repairs are done and do not. No description is given beyond the equipment kind (the taxonomy holds
+ * no complaint text), and half the installations come with one reading of the cause's first affected
+ * quantity already taken, as a call often does ("the pressure was low").
+ *
+ * Truth: the causes of ours the taxonomy's cause maps to (CAUSE_MAP). Metrics: bench/sessions-eval.ts.
+ * The generator draws from the seed, the cause id and the installation's number only.
+ */
+import crypto from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
+import type { BenchCase, CaseStep } from './sessions-cases.js';
+import { type CaseRow, prematureKinds, runCase, summarise } from './sessions-eval.js';
+import { CAUSE_MAP } from './sessions-mapping.js';
+import { DEFAULT_TAXONOMY_DIR, loadTaxonomy, type Taxonomy, taxonomyPresent } from './sessions-taxonomy.js';
+
+export const DEFAULT_GENERATED_SEED = 'heatsource-generated-1';
+
+type Json = Record<string, unknown>;
+
+interface Effect {
+  quantity: string;
+  direction?: string;
+  value?: string;
+  operating_state?: string;
+  lr: string;
+}
+
+interface TreeCause {
+  cause_id: string;
+  effects: Effect[];
+  repair_actions: string[];
+}
+
+export interface FaultTree {
+  tiers: Record<string, number>;
+  causes: TreeCause[];
+  concludable: string[];
+  /** Their quantity id -> the action that reads it (quantities-v3). */
+  readBy: Record<string, string>;
+  /** Reading actions a technician answers without an instrument. */
+  noInstrument: Set<string>;
+}
+
+function readJson(dir: string, name: string): Json {
+  return JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as Json;
+}
+
+export function loadFaultTree(dir: string): FaultTree {
+  const treeFile = readdirSync(dir).find((f) => f.startsWith('fault-tree-v3'));
+  const priorsFile = readdirSync(dir).find((f) => f.startsWith('priors-v3'));
+  if (!treeFile || !priorsFile) throw new Error(`no v3 fault tree or priors under ${dir}`);
+  const tree = readJson(dir, treeFile);
+  const priors = readJson(dir, priorsFile);
+  const readBy: Record<string, string> = {};
+  for (const q of (readJson(dir, 'quantities-v3.json').quantities as Json[]) ?? []) {
+    if (typeof q.action_id === 'string') readBy[String(q.quantity_id)] = q.action_id;
+  }
+  return {
+    tiers: tree.lr_tiers as Record<string, number>,
+    causes: (tree.causes as TreeCause[]).map((c) => ({
+      cause_id: c.cause_id,
+      effects: c.effects ?? [],
+      repair_actions: c.repair_actions ?? [],
+    })),
+    concludable: (priors.concludable_causes as string[]) ?? [],
+    readBy,
+    // The gauge on the hydraulic module is read by looking at it, like the display and the air vent.
+    noInstrument: new Set(['MES-PRESSION']),
+  };
+}
+
+/** mulberry32 seeded by a SHA-256 digest: the same seed, cause and number draw the same installation. */
+function rng(seed: string): () => number {
+  let a = crypto.createHash('sha256').update(seed).digest().readUInt32LE(0);
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+/** A number of a band of the range [lo, hi]. */
+function drawNumber(range: [number, number], band: string, random: () => number): number {
+  const [lo, hi] = range;
+  const u = 0.3 + 0.7 * random();
+  if (band === 'low') return round2(lo - u * 0.8 * Math.min(hi - lo, lo > 0 ? lo : hi - lo));
+  if (band === 'high') return round2(hi + u * (hi - lo));
+  return round2(lo + (0.15 + 0.7 * random()) * (hi - lo));
+}
+
+/** The healthy modality of a qualitative quantity: the first that no cause names as an effect. */
+function healthyModality(tree: FaultTree, taxonomy: Taxonomy, quantity: string): string | undefined {
+  const named = new Set(
+    tree.causes.flatMap((c) => c.effects.filter((e) => e.quantity === quantity).map((e) => e.value)),
+  );
+  return taxonomy.quantities[quantity]?.modalities.find((m) => !named.has(m));
+}
+
+/** The effect a cause has on a quantity in steady running (or in any state when only one is given). */
+function effectOn(cause: TreeCause, quantity: string): Effect | undefined {
+  const all = cause.effects.filter((e) => e.quantity === quantity);
+  return all.find((e) => !e.operating_state || e.operating_state === 'regime_etabli') ?? all[0];
+}
+
+/** Whether a quantity is read by an action that reads other quantities too. */
+function sharedAction(tree: FaultTree, action: string, quantity: string): boolean {
+  return Object.entries(tree.readBy).some(([q, a]) => a === action && q !== quantity);
+}
+
+export interface GenerateOptions {
+  seed: string;
+  perCause: number;
+  instrumentAvailable: number;
+}
+
+export function generateCases(tree: FaultTree, taxonomy: Taxonomy, options: GenerateOptions): BenchCase[] {
+  const cases: BenchCase[] = [];
+  const affected = new Set(tree.causes.flatMap((c) => c.effects.map((e) => e.quantity)));
+  for (const causeId of tree.concludable) {
+    const cause = tree.causes.find((c) => c.cause_id === causeId);
+    if (!cause) continue;
+    for (let n = 0; n < options.perCause; n++) {
+      const random = rng(`${options.seed}\u0000${causeId}\u0000${n}`);
+      const available = new Map<string, boolean>();
+      const canRead = (action: string) => {
+        if (tree.noInstrument.has(action) || action.startsWith('OBS-')) return true;
+        if (!available.has(action)) available.set(action, random() < options.instrumentAvailable);
+        return available.get(action)!;
+      };
+      const steps: CaseStep[] = [];
+      const initialReadings: Record<string, number | string> = {};
+      let firstAffected: { quantity: string; value: number } | undefined;
+      for (const [quantity, q] of Object.entries(taxonomy.quantities)) {
+        const action = tree.readBy[quantity];
+        const effect = effectOn(cause, quantity);
+        // Quantities no cause acts on and that one reading action shares with others (the return and
+        // outdoor temperatures beside the flow temperature) would be drawn apart from the ones they
+        // depend on: left unread rather than made inconsistent.
+        if (!action || (!affected.has(quantity) && sharedAction(tree, action, quantity))) continue;
+        const shows =
+          effect !== undefined && random() < tree.tiers[effect.lr]! / (tree.tiers[effect.lr]! + 1);
+        const range = q.nominal.default;
+        let reading: CaseStep['reading'] = null;
+        if (range) {
+          const band =
+            shows && effect.direction && effect.direction !== 'in_range' ? effect.direction : 'normal';
+          reading = { quantity, value: drawNumber(range, band, random) };
+          if (shows && !firstAffected) firstAffected = { quantity, value: reading.value! };
+        } else {
+          const modality = shows && effect.value ? effect.value : healthyModality(tree, taxonomy, quantity);
+          if (modality) reading = { quantity, modality };
+        }
+        if (reading && canRead(action))
+          steps.push({ action, text: '', reading, resolves: false, wrongPart: false });
+      }
+      if (firstAffected && random() < 0.5) initialReadings[firstAffected.quantity] = firstAffected.value;
+      for (const other of tree.causes) {
+        for (const repair of other.repair_actions) {
+          if (/^(MES|OBS)-/.test(repair)) continue;
+          steps.push({
+            action: repair,
+            text: '',
+            reading: null,
+            resolves: other === cause,
+            wrongPart: false,
+          });
+        }
+      }
+      const id = `${causeId}-${n}`;
+      cases.push({
+        key: `generated:${id}`,
+        id,
+        format: 'v3',
+        family: 'pac_air_eau',
+        outOfFamily: false,
+        init: { equipment: 'air_water', brand: 'unknown', model: 'unknown', symptom: '', context: {} },
+        narrative: '',
+        ageYears: null,
+        truthLabel: causeId,
+        trueCauses: CAUSE_MAP[causeId] ?? [],
+        expectEscalation: false,
+        expertPath: [],
+        steps,
+        initialReadings,
+        am: null,
+      });
+    }
+  }
+  return cases;
+}
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)} %`;
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      seed: { type: 'string', default: DEFAULT_GENERATED_SEED },
+      'per-cause': { type: 'string', default: '12' },
+      'instrument-available': { type: 'string', default: '0.5' },
+      taxonomy: { type: 'string', default: DEFAULT_TAXONOMY_DIR },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (!taxonomyPresent(values.taxonomy)) {
+    console.error(`bench:sessions-generated: no taxonomy at ${values.taxonomy}: skipped`);
+    return;
+  }
+  const perCause = Number(values['per-cause']);
+  const instrumentAvailable = Number(values['instrument-available']);
+  if (!(Number.isInteger(perCause) && perCause > 0)) throw new Error('--per-cause needs a positive integer');
+  if (!(instrumentAvailable >= 0 && instrumentAvailable <= 1))
+    throw new Error('--instrument-available needs a share in [0, 1]');
+  const knowledge = loadKnowledge();
+  const taxonomy = loadTaxonomy(values.taxonomy);
+  const tree = loadFaultTree(values.taxonomy);
+  const cases = generateCases(tree, taxonomy, { seed: values.seed, perCause, instrumentAvailable });
+  const rows: CaseRow[] = cases.map((c) => runCase(knowledge, taxonomy, c));
+  const byCause = new Map<string, CaseRow[]>();
+  for (const r of rows) byCause.set(r.truth, [...(byCause.get(r.truth) ?? []), r]);
+  const report = {
+    seed: values.seed,
+    per_cause: perCause,
+    instrument_available: instrumentAvailable,
+    knowledge_version: knowledge.version,
+    all: summarise(rows),
+    premature_kinds: prematureKinds(rows),
+    by_cause: Object.fromEntries([...byCause].map(([k, v]) => [k, summarise(v)])),
+    wrong_names: Object.fromEntries(
+      [...byCause].map(([k, v]) => [
+        k,
+        Object.fromEntries(
+          [...new Set(v.filter((r) => r.premature).map((r) => r.cause!))].map((c) => [
+            c,
+            v.filter((r) => r.premature && r.cause === c).length,
+          ]),
+        ),
+      ]),
+    ),
+  };
+  if (values.json) {
+    console.log(JSON.stringify(report));
+    return;
+  }
+  const s = report.all;
+  const lines = [
+    `Guided troubleshooting on cases generated from the taxonomy (seed ${values.seed}, ${perCause} per cause, instruments available ${instrumentAvailable})`,
+    '',
+    '| cause (theirs) | cases | conv@5 | premature | wrong part | mean actions | answered | wrong names |',
+    '|---|---|---|---|---|---|---|---|',
+    ...[...byCause].map(([k, v]) => {
+      const x = summarise(v);
+      const wrong = Object.entries(report.wrong_names[k] ?? {})
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ');
+      return `| ${k} | ${x.cases} | ${pct(x.conv5)} | ${pct(x.premature_closure_rate)} | ${pct(x.wrong_part_rate)} | ${x.mean_actions.toFixed(2)} | ${pct(x.answered_rate)} | ${wrong || '-'} |`;
+    }),
+    `| **all** | ${s.cases} | ${pct(s.conv5)} | ${pct(s.premature_closure_rate)} | ${pct(s.wrong_part_rate)} | ${s.mean_actions.toFixed(2)} | ${pct(s.answered_rate)} | |`,
+    '',
+    `conv@3 ${pct(s.conv3)}, conv@5 concluded ${pct(s.conv5_concluded)}, top-1 ${pct(s.top1)}; premature kinds: ${JSON.stringify(report.premature_kinds)}`,
+  ];
+  console.log(lines.join('\n'));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]).endsWith(path.join('bench', 'sessions-generated.js')))
+  main();
