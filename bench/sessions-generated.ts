@@ -19,10 +19,11 @@
  * The simulated technician (bench/sessions-simulator.ts, unchanged) answers what the taxonomy's actions
  * observe: every visual check (OBS-*) and the installation's gauge (MES-PRESSION); every other
  * reading action needs an instrument and is available with probability P per action and case (default
- * 0.5). The cause's repairs (the fault tree's `repair_actions`) clear the fault; the other causes'
- * repairs are done and do not. No description is given beyond the equipment kind (the taxonomy holds
- * no complaint text), and half the installations come with one reading of the cause's first affected
- * quantity already taken, as a call often does ("the pressure was low").
+ * 0.5). Every piece of work of the taxonomy's action list is done when asked and reported: the
+ * cause's repairs (the fault tree's `repair_actions`) clear the fault, any other work does not. The description is what a caller would say of one effect that shows
+ * (COMPLAINTS, seven times in ten when one shows) or that the unit is in fault, and half the
+ * installations come with one reading of the cause's first affected quantity already taken, as a call
+ * often does ("the pressure was low").
  *
  * Truth: the causes of ours the taxonomy's cause maps to (CAUSE_MAP). Metrics: bench/sessions-eval.ts.
  * The generator draws from the seed, the cause id and the installation's number only.
@@ -35,7 +36,14 @@ import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
 import type { BenchCase, CaseStep } from './sessions-cases.js';
 import { type CaseRow, prematureKinds, runCase, summarise } from './sessions-eval.js';
 import { CAUSE_MAP } from './sessions-mapping.js';
-import { DEFAULT_TAXONOMY_DIR, loadTaxonomy, type Taxonomy, taxonomyPresent } from './sessions-taxonomy.js';
+import {
+  DEFAULT_TAXONOMY_DIR,
+  kindOf,
+  loadTaxonomy,
+  READING_KINDS,
+  type Taxonomy,
+  taxonomyPresent,
+} from './sessions-taxonomy.js';
 
 export const DEFAULT_GENERATED_SEED = 'heatsource-generated-1';
 
@@ -61,6 +69,8 @@ export interface FaultTree {
   concludable: string[];
   /** Their quantity id -> the action that reads it (quantities-v3). */
   readBy: Record<string, string>;
+  /** Their pieces of work on the installation (every action that is neither a reading, a dismantling nor an escalation). */
+  work: string[];
   /** Reading actions a technician answers without an instrument. */
   noInstrument: Set<string>;
 }
@@ -79,7 +89,11 @@ export function loadFaultTree(dir: string): FaultTree {
   for (const q of (readJson(dir, 'quantities-v3.json').quantities as Json[]) ?? []) {
     if (typeof q.action_id === 'string') readBy[String(q.quantity_id)] = q.action_id;
   }
+  const work = ((readJson(dir, 'actions-v2.json').actions as Json[]) ?? [])
+    .map((a) => String(a.action_id))
+    .filter((id) => !READING_KINDS.has(kindOf(id)) && !['dem', 'esc'].includes(kindOf(id)));
   return {
+    work,
     tiers: tree.lr_tiers as Record<string, number>,
     causes: (tree.causes as TreeCause[]).map((c) => ({
       cause_id: c.cause_id,
@@ -136,6 +150,32 @@ function sharedAction(tree: FaultTree, action: string, quantity: string): boolea
   return Object.entries(tree.readBy).some(([q, a]) => a === action && q !== quantity);
 }
 
+/**
+ * What a technician says on the phone about a reading of theirs that is off, in plain trade French,
+ * by their quantity id and effect (direction or modality). Written from the taxonomy's quantity list
+ * alone; readings that take an instrument the caller would not have used (refrigerant pressures,
+ * currents, a sensor's deviation) and positions one must go and check (valves, bypass) say nothing.
+ */
+const COMPLAINTS: Record<string, Record<string, string>> = {
+  delta_t_eau: {
+    high: "grand écart de température entre départ et retour d'eau",
+    low: 'départ et retour presque à la même température',
+  },
+  debit_l_min: { low: "défaut de débit d'eau" },
+  pression_circuit_bar: { low: "pression d'eau basse au manomètre" },
+  purgeur: { crache_air: "le purgeur crache de l'air" },
+  bruit_pompe: { claquement: 'claquement au niveau de la pompe' },
+  led_defaut: { code: "un code défaut s'affiche" },
+  t_depart: { high: 'température de départ trop haute' },
+  givre: {
+    localise: "givre par plaques sur l'unité extérieure",
+    generalise: 'unité extérieure entièrement prise en glace',
+  },
+  condensats: { bouche: "de l'eau déborde sous l'unité extérieure" },
+};
+
+const GENERIC_COMPLAINT = 'la pompe à chaleur est en défaut';
+
 export interface GenerateOptions {
   seed: string;
   perCause: number;
@@ -159,6 +199,7 @@ export function generateCases(tree: FaultTree, taxonomy: Taxonomy, options: Gene
       const steps: CaseStep[] = [];
       const initialReadings: Record<string, number | string> = {};
       let firstAffected: { quantity: string; value: number } | undefined;
+      const said: string[] = [];
       for (const [quantity, q] of Object.entries(taxonomy.quantities)) {
         const action = tree.readBy[quantity];
         const effect = effectOn(cause, quantity);
@@ -170,6 +211,8 @@ export function generateCases(tree: FaultTree, taxonomy: Taxonomy, options: Gene
           effect !== undefined && random() < tree.tiers[effect.lr]! / (tree.tiers[effect.lr]! + 1);
         const range = q.nominal.default;
         let reading: CaseStep['reading'] = null;
+        const phrase = shows ? COMPLAINTS[quantity]?.[effect.direction ?? effect.value ?? ''] : undefined;
+        if (phrase) said.push(phrase);
         if (range) {
           const band =
             shows && effect.direction && effect.direction !== 'in_range' ? effect.direction : 'normal';
@@ -183,17 +226,19 @@ export function generateCases(tree: FaultTree, taxonomy: Taxonomy, options: Gene
           steps.push({ action, text: '', reading, resolves: false, wrongPart: false });
       }
       if (firstAffected && random() < 0.5) initialReadings[firstAffected.quantity] = firstAffected.value;
-      for (const other of tree.causes) {
-        for (const repair of other.repair_actions) {
-          if (/^(MES|OBS)-/.test(repair)) continue;
-          steps.push({
-            action: repair,
-            text: '',
-            reading: null,
-            resolves: other === cause,
-            wrongPart: false,
-          });
-        }
+      // The caller mentions one thing that is off, when there is one to say, seven times in ten.
+      const symptom =
+        said.length > 0 && random() < 0.7 ? said[Math.floor(random() * said.length)]! : GENERIC_COMPLAINT;
+      // Any piece of work asked is done and reported: it clears the fault when it is a repair the fault
+      // tree gives for this cause, and does not otherwise.
+      for (const work of tree.work) {
+        steps.push({
+          action: work,
+          text: '',
+          reading: null,
+          resolves: cause.repair_actions.includes(work),
+          wrongPart: false,
+        });
       }
       const id = `${causeId}-${n}`;
       cases.push({
@@ -202,8 +247,8 @@ export function generateCases(tree: FaultTree, taxonomy: Taxonomy, options: Gene
         format: 'v3',
         family: 'pac_air_eau',
         outOfFamily: false,
-        init: { equipment: 'air_water', brand: 'unknown', model: 'unknown', symptom: '', context: {} },
-        narrative: '',
+        init: { equipment: 'air_water', brand: 'unknown', model: 'unknown', symptom, context: {} },
+        narrative: symptom,
         ageYears: null,
         truthLabel: causeId,
         trueCauses: CAUSE_MAP[causeId] ?? [],
