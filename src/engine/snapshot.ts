@@ -13,8 +13,13 @@ export interface SnapshotImage {
 /** One converter per process, whatever bundle is served: conversions go one at a time in it. */
 let converter: SnapshotConverter | undefined;
 
-/** Bytes of converted images kept by default. */
-const CACHE_BYTES = 64 * 2 ** 20;
+/**
+ * Bytes of page images kept by default. Each one is a native buffer in the server's malloc heap; under
+ * the soak's mix a 64 MiB cache filled with one-off widths and held 62-73 MB of external memory, while the
+ * images asked for again and again (the stored page and three common widths, both formats, of the demo
+ * bundle's 42 pages) take about 29 MiB. 32 MiB keeps those and costs half (BENCHMARKS.md, soak).
+ */
+const CACHE_BYTES = 32 * 2 ** 20;
 /** Image digests kept: a few dozen bytes each. */
 const DIGESTS = 50_000;
 
