@@ -1,7 +1,7 @@
 /**
  * Soak: a mixed load against a real `heatsource serve` process for a fixed time, sampling its resident
  * memory (RSS from /proc, of the server and of every process it started, such as the snapshot
- * converter: the peak is taken over their sum), V8 heap and external memory (from /metrics) along the way, to show whether
+ * converter: the peak is taken over their sum; their PSS beside it, which counts shared pages once), V8 heap and external memory (from /metrics) along the way, to show whether
  * memory levels off after warm-up.
  *
  *   npm run build && node dist/bench/soak.js [--minutes 10] [--rate 200] [--concurrency 16]
@@ -36,6 +36,12 @@ interface Sample {
   rssMb: number;
   /** The server's own process. */
   serverRssMb: number;
+  /**
+   * Proportional set size of the server and its children: a page shared by the two processes (the node
+   * binary's code, mapped by both) counts half in each, so this is what they hold together, where the
+   * RSS sum counts those pages twice.
+   */
+  pssMb: number;
   heapMb: number;
   externalMb: number;
   requests: number;
@@ -163,6 +169,15 @@ function rssMb(pid: number): number {
   }
 }
 
+function pssMb(pid: number): number {
+  try {
+    const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0; // it exited meanwhile, or the kernel has no smaps_rollup
+  }
+}
+
 /** The processes descending from `pid` (found by their parent ids in /proc). */
 function descendants(pid: number): number[] {
   const parents = new Map<number, number[]>();
@@ -190,6 +205,11 @@ function descendants(pid: number): number[] {
 /** RSS of a process and all its descendants, in MB. */
 function treeRssMb(pid: number): number {
   return [pid, ...descendants(pid)].reduce((sum, p) => sum + rssMb(p), 0);
+}
+
+/** PSS of a process and all its descendants, in MB. */
+function treePssMb(pid: number): number {
+  return [pid, ...descendants(pid)].reduce((sum, p) => sum + pssMb(p), 0);
 }
 
 async function metric(base: string, name: string): Promise<number> {
@@ -257,6 +277,7 @@ async function main(): Promise<void> {
       seconds: Math.round((Date.now() - started) / 1000),
       rssMb: treeRssMb(server.pid!),
       serverRssMb: rssMb(server.pid!),
+      pssMb: treePssMb(server.pid!),
       heapMb: await metric(base, 'heatsource_nodejs_heap_size_used_bytes'),
       externalMb: await metric(base, 'heatsource_nodejs_external_memory_bytes'),
       requests,
@@ -265,7 +286,7 @@ async function main(): Promise<void> {
     if (!values.json) {
       const s = samples[samples.length - 1]!;
       console.error(
-        `${s.seconds}s rss ${s.rssMb.toFixed(1)} MB (server ${s.serverRssMb.toFixed(1)} MB) heap ${s.heapMb.toFixed(1)} MB external ${s.externalMb.toFixed(1)} MB requests ${s.requests} 5xx ${s.errors5xx}`,
+        `${s.seconds}s rss ${s.rssMb.toFixed(1)} MB (server ${s.serverRssMb.toFixed(1)} MB) pss ${s.pssMb.toFixed(1)} MB heap ${s.heapMb.toFixed(1)} MB external ${s.externalMb.toFixed(1)} MB requests ${s.requests} 5xx ${s.errors5xx}`,
       );
     }
   };
@@ -322,6 +343,7 @@ async function main(): Promise<void> {
     errors5xx,
     rssPeakMb: Math.round(peak),
     rssEndMb: Math.round(samples[samples.length - 1]!.rssMb),
+    pssPeakMb: Math.round(Math.max(...samples.map((s) => s.pssMb))),
     rssSlopeSecondHalfMbPerMin: Math.round(slope(samples) * 100) / 100,
     samples,
   };
@@ -336,10 +358,10 @@ async function main(): Promise<void> {
     `requests ${requests} (${result.achievedRate}/s), 5xx ${errors5xx}, statuses ${JSON.stringify(result.statuses)}`,
   );
   console.log(
-    `RSS peak ${result.rssPeakMb} MB, end ${result.rssEndMb} MB, slope over the second half ${result.rssSlopeSecondHalfMbPerMin} MB/min`,
+    `RSS peak ${result.rssPeakMb} MB, end ${result.rssEndMb} MB, slope over the second half ${result.rssSlopeSecondHalfMbPerMin} MB/min; PSS peak ${result.pssPeakMb} MB`,
   );
   console.log(
-    '\n| minute | RSS MB (with children) | server RSS MB | heap MB | external MB | requests |\n|---:|---:|---:|---:|---:|---:|',
+    '\n| minute | RSS MB (with children) | server RSS MB | PSS MB (with children) | heap MB | external MB | requests |\n|---:|---:|---:|---:|---:|---:|---:|',
   );
   let lastMinute = -1;
   for (const s of samples) {
@@ -347,7 +369,7 @@ async function main(): Promise<void> {
     if (m === lastMinute && s !== samples[samples.length - 1]) continue;
     lastMinute = m;
     console.log(
-      `| ${(s.seconds / 60).toFixed(1)} | ${s.rssMb.toFixed(0)} | ${s.serverRssMb.toFixed(0)} | ${s.heapMb.toFixed(0)} | ${s.externalMb.toFixed(0)} | ${s.requests} |`,
+      `| ${(s.seconds / 60).toFixed(1)} | ${s.rssMb.toFixed(0)} | ${s.serverRssMb.toFixed(0)} | ${s.pssMb.toFixed(0)} | ${s.heapMb.toFixed(0)} | ${s.externalMb.toFixed(0)} | ${s.requests} |`,
     );
   }
 }
