@@ -52,8 +52,16 @@ export interface AnswerFigures {
 export interface QuestionOutcome {
   id: string;
   branded: { at1: boolean; at3: boolean };
-  open: { at1: boolean; at3: boolean };
+  /** `rank`: where the key's page first stands without a brand, 1-based, or null past RANK_DEPTH. */
+  open: { at1: boolean; at3: boolean; rank: number | null };
 }
+
+/**
+ * How deep the brand-less results are read for a question's rank: a miss at rank 4 and a page nowhere in
+ * the first fifty call for different work (ranking against vocabulary or extraction), and the held-out
+ * half may be described by such counts without reading its questions.
+ */
+export const RANK_DEPTH = 50;
 
 export interface QuestionMiss {
   /** The question's key id. */
@@ -165,6 +173,8 @@ export async function measureAnswers(
       if (branded.miss) out.questionMisses.push(branded.miss);
       else out.hit3++;
       const open = scoreQuestion(await path.search({ q: key.query, limit: 3 }), doc, key);
+      const deep = (await path.search({ q: key.query, limit: RANK_DEPTH })).results;
+      const at = deep.findIndex((r) => r.document_id === doc.id && key.pages.includes(r.page));
       if (open.at1) out.openHit1++;
       if (open.miss) out.openMisses.push(open.miss);
       else out.openHit3++;
@@ -172,7 +182,7 @@ export async function measureAnswers(
       out.outcomes.push({
         id: key.id,
         branded: { at1: branded.at1, at3: !branded.miss },
-        open: { at1: open.at1, at3: !open.miss },
+        open: { at1: open.at1, at3: !open.miss, rank: at >= 0 ? at + 1 : null },
       });
     }
   }

@@ -3,7 +3,7 @@
  * whose misses are read while search rules are written, the held-out half, only ever counted, and all;
  * beside them the held-out questions of the manuals held out since 2026-11-25, which nobody has read.
  */
-import type { QuestionOutcome } from './quality-answers.js';
+import { type QuestionOutcome, RANK_DEPTH } from './quality-answers.js';
 import type { QualityReport } from './quality-measure.js';
 
 export interface HalfFigures {
@@ -12,6 +12,9 @@ export interface HalfFigures {
   hit3: number;
   openHit1: number;
   openHit3: number;
+  /** Without a brand: the key's page within the first ten results, and not within the first RANK_DEPTH. */
+  openHit10: number;
+  openBeyond: number;
 }
 
 export interface QuestionHalves {
@@ -31,6 +34,8 @@ function figures(list: QuestionOutcome[]): HalfFigures {
     hit3: count((o) => o.branded.at3),
     openHit1: count((o) => o.open.at1),
     openHit3: count((o) => o.open.at3),
+    openHit10: count((o) => o.open.rank !== null && o.open.rank <= 10),
+    openBeyond: count((o) => o.open.rank === null),
   };
 }
 
@@ -47,11 +52,11 @@ export function questionHalves(report: QualityReport): QuestionHalves {
 
 export function halvesTable(halves: QuestionHalves): string {
   const row = (name: string, f: HalfFigures) =>
-    `| ${name} | ${f.questions} | ${f.hit1} % | ${f.hit3} % | ${f.openHit1} % | ${f.openHit3} % |`;
+    `| ${name} | ${f.questions} | ${f.hit1} % | ${f.hit3} % | ${f.openHit1} % | ${f.openHit3} % | ${f.openHit10} % | ${f.openBeyond} % |`;
   return [
     'Free-text questions by question half (bench/quality-split.ts, heldOutQuestions):',
-    '| half | questions | hit@1 brand | hit@3 brand | hit@1 no brand | hit@3 no brand |',
-    '|---|---:|---:|---:|---:|---:|',
+    `| half | questions | hit@1 brand | hit@3 brand | hit@1 no brand | hit@3 no brand | hit@10 no brand | not in first ${RANK_DEPTH}, no brand |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     row('working', halves.working),
     row('held out', halves.heldOut),
     row('all', halves.all),

@@ -48,16 +48,23 @@ export async function buildFieldApp(outDir = path.join(ROOT, 'dist', 'app')): Pr
         parseYaml(fs.readFileSync(path.join(ROOT, 'data', 'units.yaml'), 'utf8')),
       ),
       __HEATSOURCE_GLOSSARY__: fs.readFileSync(path.join(ROOT, 'data', 'search', 'glossary.json'), 'utf8'),
+      __HEATSOURCE_QUESTION_TYPES__: fs.readFileSync(
+        path.join(ROOT, 'data', 'search', 'question-types.json'),
+        'utf8',
+      ),
     },
     // The engine reads its data files from data/ on the server; the browser gets them at build time, in
-    // place of the two modules that read them.
+    // place of the modules that read them.
     plugins: [
       {
         name: 'data-files',
         setup(build) {
-          build.onResolve({ filter: /\/(units-table|glossary-source)\.js$/ }, (args) => ({
-            path: shim(`${path.basename(args.path, '.js')}.ts`),
-          }));
+          build.onResolve(
+            { filter: /\/(units-table|glossary-source|question-types-source)\.js$/ },
+            (args) => ({
+              path: shim(`${path.basename(args.path, '.js')}.ts`),
+            }),
+          );
         },
       },
     ],
