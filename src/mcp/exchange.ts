@@ -88,7 +88,8 @@ type RequestId = string | number;
 /** What to write back: the status and the JSON-RPC response as the SDK would have serialised it. */
 export interface ExchangeAnswer {
   status: number;
-  body: string;
+  /** As text, or as bytes when assembled from a repeated result's kept bytes (reply-cache.ts). */
+  body: string | Buffer;
   /** Answered by the 2025-era server, whose resource-not-found code the route rewrites. */
   legacy: boolean;
 }

@@ -15,12 +15,18 @@
  * rest of the message (`jsonrpc`, the client's `id`) is serialised as JSON.stringify would, in the
  * message's own key order: the bytes are those of `JSON.stringify(message)`.
  *
+ * The kept JSON is kept as UTF-8 bytes and the answer is assembled as bytes: built as a string, every
+ * answer was a fresh rope of the whole result that the socket write first flattened and then encoded,
+ * two copies of a few kilobytes on the JavaScript heap per exchange (BENCHMARKS.md, "MCP tool calls,
+ * 2026-11-26 (garbage per exchange)"). Now the only copy is into the answer's buffer, outside the heap.
+ *
  * Hand-written: no maintained library splices a cached member into JSON.stringify's output.
  */
 
 interface Serialised {
   value: unknown;
-  json: string;
+  /** The UTF-8 bytes of `JSON.stringify(value)`. */
+  bytes: Buffer;
 }
 
 /** How deep the comparison walks before it gives up (and the result is serialised afresh). */
@@ -61,24 +67,42 @@ export class ReplyCache {
   private readonly bySource = new WeakMap<object, Serialised>();
 
   /**
-   * `JSON.stringify(message)` for a response whose `result` the SDK made from the shared tool result
-   * `source`, reusing the JSON of the last such `result` when it is the same value.
+   * The UTF-8 bytes of `JSON.stringify(message)` for a response whose `result` the SDK made from the
+   * shared tool result `source`, reusing the bytes of the last such `result` when it is the same value.
    */
-  serialise(message: object, source: object): string {
+  serialise(message: object, source: object): Buffer {
     const result = (message as { result: unknown }).result;
     let cached = this.bySource.get(source);
     if (cached === undefined || !sameJson(result, cached.value)) {
-      cached = { value: result, json: JSON.stringify(result) };
+      const json = JSON.stringify(result) as string | undefined;
+      // A result without a JSON form is left out, as JSON.stringify leaves it out.
+      if (json === undefined) return Buffer.from(JSON.stringify(message));
+      cached = { value: result, bytes: Buffer.from(json) };
       this.bySource.set(source, cached);
     }
-    let out = '{';
+    // The members around `result`, as JSON.stringify writes them: `{"k":v,` before and `,"k":v}` after.
+    let head = '{';
+    let tail = '';
+    let seenResult = false;
     for (const key of Object.keys(message)) {
-      const value = key === 'result' ? undefined : (message as Record<string, unknown>)[key];
-      const json = key === 'result' ? cached.json : JSON.stringify(value);
+      if (key === 'result') {
+        seenResult = true;
+        continue;
+      }
+      const json = JSON.stringify((message as Record<string, unknown>)[key]);
       // As JSON.stringify does, a member whose value has no JSON form is left out.
       if (json === undefined) continue;
-      out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${json}`;
+      const member = `${JSON.stringify(key)}:${json}`;
+      if (seenResult) tail += `,${member}`;
+      else head += `${member},`;
     }
-    return `${out}}`;
+    head += '"result":';
+    tail += '}';
+    const headLength = Buffer.byteLength(head);
+    const out = Buffer.allocUnsafe(headLength + cached.bytes.length + Buffer.byteLength(tail));
+    out.write(head, 0);
+    cached.bytes.copy(out, headLength);
+    out.write(tail, headLength + cached.bytes.length);
+    return out;
   }
 }

@@ -318,7 +318,9 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
       if (answer) {
         const { status, body: json, legacy } = await answer;
         reply.code(status).header('content-type', 'application/json');
-        // As bytes, like the SDK's answers below, so that the content type stays without a charset.
+        // As bytes, like the SDK's answers below, so that the content type stays without a charset. An
+        // answer already in bytes is a result, never an error whose code the 2025 revisions name otherwise.
+        if (typeof json !== 'string') return reply.send(json);
         return reply.send(Buffer.from(legacy && json.includes('-32602') ? withLegacyErrorCodes(json) : json));
       }
 
