@@ -10,7 +10,7 @@
  * the server process, taken in extra slices after the measured ones so that it does not slow them).
  *
  *   npm run build && node dist/bench/http.js [--bundle FILE] [--duration S] [--rounds R] [--connections N]
- *     [--profile-seconds S] [--json]
+ *     [--profile-seconds S] [--heap-growth PERCENT] [--semi-space MB] [--json]
  *
  * Each route gets `duration` seconds in all (default 6), split into `rounds` alternating slices
  * (default 3); req/s, p50 and p99 are medians over the rounds, and so are the ratios, each taken
@@ -51,6 +51,11 @@ interface Args {
   state?: string;
   /** V8's heap growing percent in the server, as `serve --heap-growth` sets it (its default unless given). */
   heapGrowth: number;
+  /**
+   * V8's young-generation semi-space in MB for the server child (`--max-semi-space-size`, which only a
+   * process start can set); undefined leaves Node's default (16 MB on 64-bit).
+   */
+  semiSpace?: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -66,12 +71,16 @@ function parseArgs(argv: string[]): Args {
       serve: { type: 'boolean', default: false },
       state: { type: 'string' },
       'heap-growth': { type: 'string', default: String(DEFAULT_HEAP_GROWTH_PERCENT) },
+      'semi-space': { type: 'string' },
     },
   });
   const heapGrowth = Number(values['heap-growth']);
   // Refused here, in one line, rather than as a server child that dies at start.
   if (!Number.isInteger(heapGrowth) || heapGrowth < 0)
     throw new Error(`--heap-growth takes a whole number of percent >= 0, got "${values['heap-growth']}"`);
+  const semiSpace = values['semi-space'] === undefined ? undefined : Number(values['semi-space']);
+  if (semiSpace !== undefined && (!Number.isInteger(semiSpace) || semiSpace < 1))
+    throw new Error(`--semi-space takes a whole number of MB >= 1, got "${values['semi-space']}"`);
   return {
     bundle: path.resolve(values.bundle),
     duration: Number(values.duration),
@@ -82,6 +91,7 @@ function parseArgs(argv: string[]): Args {
     serve: values.serve,
     state: values.state,
     heapGrowth,
+    semiSpace,
   };
 }
 
@@ -261,6 +271,11 @@ function startServer(args: Args): Promise<{ child: ChildProcess; url: string; ke
     ],
     {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // The young generation's size is fixed when the heap is made: set it on the child's command line.
+      execArgv: [
+        ...process.execArgv,
+        ...(args.semiSpace === undefined ? [] : [`--max-semi-space-size=${args.semiSpace}`]),
+      ],
     },
   );
   return new Promise((resolve, reject) => {
@@ -270,6 +285,13 @@ function startServer(args: Args): Promise<{ child: ChildProcess; url: string; ke
 }
 
 const REST_DIAGNOSTIC = 'diagnostic';
+
+/** The server child's peak resident memory (VmHWM), in MB: what a setting of its heap costs. */
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmHWM:\s+(\d+)/m.exec(status)?.[1];
+  return kb === undefined ? Number.NaN : Math.round(Number(kb) / 1024);
+}
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -352,6 +374,7 @@ async function main(): Promise<void> {
   const samples = new Map<string, Sample[]>();
   const pid = server.child.pid!;
   const profiles: { name: string; summary: ProfileSummary }[] = [];
+  let serverPeakRssMb = Number.NaN;
   try {
     for (const t of targets) await run(server.url, t, 1, args.connections, pid);
     for (let round = 0; round < rounds; round++) {
@@ -368,6 +391,7 @@ async function main(): Promise<void> {
         profiles.push({ name: t.name, summary });
       }
     }
+    serverPeakRssMb = peakRssMb(pid);
   } finally {
     server.child.disconnect();
   }
@@ -426,6 +450,9 @@ async function main(): Promise<void> {
     duration_s: args.duration,
     rounds,
     connections: args.connections,
+    heap_growth_percent: args.heapGrowth,
+    semi_space_mb: args.semiSpace ?? null,
+    server_peak_rss_mb: serverPeakRssMb,
     diagnostic: example,
     search_query: query,
     snapshot: snapshotPath,
@@ -436,7 +463,9 @@ async function main(): Promise<void> {
   if (!args.json) {
     console.log('');
     console.log(
-      `${result.machine}; ${args.connections} connections, ${args.duration} s per route in ${rounds} rounds, bundle ${result.bundle}`,
+      `${result.machine}; ${args.connections} connections, ${args.duration} s per route in ${rounds} rounds, bundle ${result.bundle}; ` +
+        `server heap growth ${args.heapGrowth === 0 ? "V8's own" : `${args.heapGrowth} %`}, semi-space ` +
+        `${args.semiSpace === undefined ? "Node's default" : `${args.semiSpace} MB`}, peak RSS ${Math.round(serverPeakRssMb)} MB`,
     );
     console.log('');
     console.log(
