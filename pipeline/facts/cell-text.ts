@@ -16,6 +16,53 @@ export function cellLines(cell: GridSegment[]): string[] {
   return lines.map((l) => l.parts.join(' ').replace(/\s+/g, ' ').trim()).filter(Boolean);
 }
 
+/**
+ * A cell's lines grouped into items where nothing but the line break marks them: a line opens an item of
+ * its own when it begins with a capital letter and the line above ends without a stop or a joining mark
+ * and stops so short of the column's right edge (`right`, the widest line the column prints) that the
+ * line's first word would have fit after it, in a cell that ends no line with a stop. WHY: a word
+ * processor carries a word to the next line only when it does not fit, so such a break was typed; cause
+ * cells list their sub-rows so, unpunctuated ("Sensor unplugged" / "Wire broken"), and sentences alone
+ * read them as one cause.
+ */
+export function shortLineItems(cell: GridSegment[], right: number): string[][] {
+  const sorted = [...cell].sort((a, b) => a.y - b.y || a.x0 - b.x0);
+  const lines: { y: number; x0: number; x1: number; parts: string[] }[] = [];
+  for (const s of sorted) {
+    const last = lines[lines.length - 1];
+    if (last && Math.abs(last.y - s.y) <= Math.max(1, s.size * 0.35)) {
+      last.parts.push(s.text);
+      last.x0 = Math.min(last.x0, s.x0);
+      last.x1 = Math.max(last.x1, s.x1);
+    } else lines.push({ y: s.y, x0: s.x0, x1: s.x1, parts: [s.text] });
+  }
+  const texts = lines.map((l) => l.parts.join(' ').replace(/\s+/g, ' ').trim());
+  // A cell that ends any line with a stop marks its items with stops, and breaks its lines by hand
+  // anywhere ("Readings of high-pressure" / "Pd sensor and …"): its line breaks say nothing.
+  if (texts.some((t) => /[.!?]$/.test(t))) return [texts.filter(Boolean)].filter((g) => g.length > 0);
+  const groups: string[][] = [];
+  let above: { text: string; x0: number; x1: number } | undefined;
+  for (const [k, l] of lines.entries()) {
+    const text = texts[k]!;
+    if (!text) continue;
+    const current = groups[groups.length - 1];
+    if (current && above && !typedBreak(above, text, right)) current.push(text);
+    else groups.push([text]);
+    above = { text, x0: l.x0, x1: l.x1 };
+  }
+  return groups;
+}
+
+/** Whether `next` begins an item after the line `above`: see shortLineItems. */
+function typedBreak(above: { text: string; x0: number; x1: number }, next: string, right: number): boolean {
+  if (!/^\p{Lu}/u.test(next) || /[.,;:!?\-–—/(&+]$/u.test(above.text)) return false;
+  // A bracket left open goes on on the next line.
+  if ((above.text.match(/\(/g) ?? []).length > (above.text.match(/\)/g) ?? []).length) return false;
+  const perChar = (above.x1 - above.x0) / Math.max(1, above.text.length);
+  const word = next.split(/\s+/)[0] ?? '';
+  return above.x1 + perChar * (word.length + 1) < right;
+}
+
 /** Words a parenthetical needs to be a note (a sentence of its own) rather than part of a name. */
 const NOTE_WORDS = 5;
 

@@ -95,13 +95,35 @@ function meaningColumn(lines: readonly Line[], i: number, code: Segment, tol: nu
     const over = l.segments.findIndex((s) => s.x0 < code.x1 + tol && s.x1 > code.x0 - tol);
     if (over >= 0 && roles[over] === 'not-code') return 'not-fault';
     if (roles.filter((r) => r !== undefined).length < 2) continue;
-    const title = roles.indexOf('title');
+    const title = ownTitle(l.segments, roles, code, tol);
     if (title >= 0) return bounds(title);
     const right = l.segments.findIndex((s) => s.x0 >= code.x1 + tol * 0.5);
     const role = right >= 0 ? roles[right] : undefined;
     return role === undefined || role === 'code' ? 'right' : 'unknown';
   }
   return 'right';
+}
+
+/**
+ * The header segment naming the description column of the code's own table. One header line may head
+ * tables set side by side ("Code Description | Code Description"): each table runs from a code column's
+ * header to the next one's, and the code belongs to the table whose code header stands over it or is the
+ * last one left of it. Its description column is the first one headed so within that table; a header
+ * line without a code column's header is one table. -1 where the code's table heads no description.
+ */
+function ownTitle(
+  segments: readonly Segment[],
+  roles: readonly (string | undefined)[],
+  code: Segment,
+  tol: number,
+): number {
+  const codeHeaders = roles.flatMap((r, k) => (r === 'code' ? [k] : []));
+  if (codeHeaders.length < 2) return roles.indexOf('title');
+  const over = codeHeaders.filter((k) => segments[k]!.x0 < code.x1 + tol);
+  const from = over.at(-1) ?? codeHeaders[0]!;
+  const to = codeHeaders.find((k) => k > from) ?? segments.length;
+  for (let k = from + 1; k < to; k++) if (roles[k] === 'title') return k;
+  return -1;
 }
 
 interface Walk {

@@ -34,6 +34,13 @@ export interface CodeLineRecord {
 const LIST_MARKER = /^(?:[•·▪►◦‣∙*–—-]|\(?\d{1,2}[.)]|\(?[a-z][.)])\s+/u;
 /** Lines of a row after its first (a wrapped cell), and lines under a code printed alone. */
 const MAX_FOLLOWING_LINES = 3;
+/** A cell of one or two words ending in a colon: a label, as a card prints before its value. */
+const LABEL_ONLY = /^\p{L}[\p{L}.'’-]*(?:\s\p{L}[\p{L}.'’-]*)?\s?:$/u;
+/**
+ * A cell that opens with a numbered sub-code ("01: compressor 1 side", "02 : switch setting"): a column of
+ * the code's detail codes beside its description, which one of them the display shows; not the meaning.
+ */
+const SUB_CODE = /^\d{1,3}\s?:\s*\p{L}/u;
 /** A meaning needs a word: a code followed only by numbers is a value or a page reference. */
 const HAS_WORD = /\p{L}{2,}/u;
 
@@ -73,12 +80,13 @@ function codesOfLine(
       // A table row: the cell right of the code's, within the row's band (see code-index-rows.ts).
       const row = codeRow(lines, i, segment, rules);
       if (row) {
-        if (HAS_WORD.test(row.meaning))
+        // A label alone ("Code:", "Code :") is what names the code's own cell, never what it means.
+        if (HAS_WORD.test(row.meaning) && !LABEL_ONLY.test(row.meaning.trim()))
           out.push({
             code: text,
             meaning: clean(row.meaning),
             excerpt: row.excerpt,
-            ...(row.confident ? {} : { uncertain: true as const }),
+            ...(row.confident && !SUB_CODE.test(row.meaning.trim()) ? {} : { uncertain: true as const }),
             ...(row.notFault ? { notFault: true as const } : {}),
           });
         return;

@@ -4,7 +4,15 @@ import { contentWords, figures, sameReading } from '../../src/text/readings.js';
 import { pageLanguages } from '../detect/language.js';
 import { type PageLayout, pageText } from '../layout/types.js';
 import type { ChunkRecord, ErrorCodeRecord } from '../types.js';
-import { cellItems, cellLines, joinLines, leadLines, toSteps, withoutNote } from './cell-text.js';
+import {
+  cellItems,
+  cellLines,
+  joinLines,
+  leadLines,
+  shortLineItems,
+  toSteps,
+  withoutNote,
+} from './cell-text.js';
 import { codesFromCards } from './code-cards.js';
 import { codesFromHeadings } from './code-headings.js';
 import { codeFamily, isEmptyMark } from './code-pattern.js';
@@ -290,7 +298,14 @@ function toRecord(
       : joinLines(withoutNote(lines(ci)), hyphenated);
   let title =
     table.titleColumn !== undefined ? ownReading(titleText(table.titleColumn), code, codesOf(table)) : '';
-  const causes = table.causeColumns.flatMap(items);
+  const causes = table.causeColumns.flatMap((ci) => {
+    // Unpunctuated sub-rows of a cause cell are causes each; a row continued over a page break reads on.
+    const right = columnRight(table, ci);
+    const head = shortLineItems(row.cells[ci] ?? [], right);
+    const tail = shortLineItems(row.continued?.cells[ci] ?? [], right);
+    if (head.length > 0 && tail.length > 0) head[head.length - 1]!.push(...tail.shift()!);
+    return [...head, ...tail].flatMap((group) => cellItems(group));
+  });
   // Without a header, a description cell may open with its title on a line of its own and explain on.
   const lead =
     table.titleColumn !== undefined && !table.columns[table.titleColumn]!.header && !row.continued

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { indexCodeLines, unreadIndexedCodes } from '../../pipeline/facts/code-index.js';
 import { codeKey } from '../../src/text/normalise.js';
-import { type Doc, extract, makePdf } from './fixtures.js';
+import { type Doc, drawTable, extract, makePdf } from './fixtures.js';
 
 type Row = [code: string, description: string, cause: string];
 
@@ -161,6 +161,106 @@ describe('code index: the meaning is the description cell of the code row, in ro
     expect(one('U1').map((l) => l.uncertain)).toEqual([true]);
     // A parameter list: its codes are settings, not faults.
     expect(one('F01').map((l) => l.uncertain)).toEqual([true]);
+  });
+});
+
+describe('code index: which cell of a row is the meaning, in layouts the table reader may miss', () => {
+  it("takes, under one header line over two tables side by side, the description of the code's own table", async () => {
+    const left: [string, string][] = [
+      ['E1', 'High pressure protection'],
+      ['E2', 'Water flow fault'],
+      ['E3', 'Outdoor sensor open circuit'],
+    ];
+    const right: [string, string][] = [
+      ['A1', 'Fan motor stalled'],
+      ['A2', 'Four way valve reversing fault'],
+      ['A3', 'Low pressure protection'],
+    ];
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(12).text('Error codes', 50, 50);
+      // Unruled: no rule tells where the left table ends, only the header line over both.
+      drawTable(doc, { x: 50, y: 90, widths: [40, 190], header: ['Code', 'Description'], rows: left });
+      drawTable(doc, { x: 300, y: 90, widths: [40, 200], header: ['Code', 'Description'], rows: right });
+    });
+    const lines = await indexOf(pdf);
+    for (const [code, meaning] of [...left, ...right]) {
+      const answered = lines.filter((l) => l.code === code && !l.uncertain).map((l) => l.meaning);
+      expect(answered, code).toEqual([meaning]);
+    }
+  });
+
+  it('never takes the label printed before a code ("Code:") for its meaning', async () => {
+    // Framed "label: value" cards: a card's last line, above the next card's code, has two cells whose
+    // words can read as column headers.
+    const cards: [string, string, string, string][] = [
+      [
+        'A5-01',
+        'Flow water temperature sensor fault',
+        'Sensor out of its pocket or wire broken',
+        'Refit the sensor in its pocket, replace the sensor if the reading stays wrong',
+      ],
+      [
+        'C2-10',
+        'Inverter board overcurrent',
+        'Compressor winding fault or supply voltage too low',
+        'Measure the compressor windings, check the supply voltage under load',
+      ],
+      [
+        'J3-00',
+        'Four way valve reversing failure',
+        'Valve coil open or valve stuck halfway',
+        'Test the coil resistance, tap the valve body while it switches',
+      ],
+      [
+        'L8-04',
+        'Domestic hot water tank sensor fault',
+        'Sensor cable cut or sensor not plugged in',
+        'Check the tank sensor plug, replace the sensor',
+      ],
+    ];
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(12).text('Error codes', 50, 50);
+      let y = 90;
+      for (const [code, meaning, cause, remedy] of cards) {
+        doc
+          .lineWidth(0.8)
+          .rect(55, y - 8, 480, 56)
+          .stroke();
+        for (const [label, value] of [
+          ['Code:', code],
+          ['Meaning:', meaning],
+          ['Cause:', cause],
+          ['Remedy:', remedy],
+        ]) {
+          doc.font('Helvetica-Bold').fontSize(8.5).text(label!, 62, y, { lineBreak: false });
+          doc.font('Helvetica').fontSize(8.5).text(value!, 131, y, { lineBreak: false });
+          y += 10.5;
+        }
+        y += 26;
+      }
+    });
+    const lines = await indexOf(pdf);
+    const labels = lines.filter((l) => /^\p{L}+\s?:$/u.test(l.meaning));
+    expect(labels.map((l) => `${l.code}: ${l.meaning}`)).toEqual([]);
+  });
+});
+
+describe('code index: a column of numbered sub-codes beside the code', () => {
+  it('does not answer from a cell of sub-codes ("01: …  02: …") taken for the meaning', async () => {
+    const rows = [
+      ['P04', '01: Compressor 1 side\n02: Compressor 2 side', 'Activation of high-pressure switch'],
+      ['H16', '01: Tank 1 oil\n02: Tank 2 oil', 'Oil level detection circuit trouble'],
+      ['L23', '02: Switch setting trouble of outdoor unit', 'Switch setting trouble'],
+    ];
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(12).text('Check codes', 50, 50);
+      drawTable(doc, { x: 50, y: 90, widths: [50, 170, 220], rows, ruled: true });
+    });
+    const lines = await indexOf(pdf);
+    const answered = lines.filter((l) => !l.uncertain && /^\d{1,3}\s?:/.test(l.meaning));
+    expect(answered.map((l) => `${l.code}: ${l.meaning}`)).toEqual([]);
+    // Kept for the ingest audit all the same.
+    expect(new Set(lines.map((l) => l.code))).toEqual(new Set(['P04', 'H16', 'L23']));
   });
 });
 

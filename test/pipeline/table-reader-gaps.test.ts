@@ -376,3 +376,42 @@ describe('fault-table reader: a note under the name, and run-on codes in a manua
     ]);
   });
 });
+
+describe('fault-table reader: cause cells', () => {
+  for (const ruled of [true, false]) {
+    it(`reads the unpunctuated sub-rows of a cause cell as causes each, a wrapped cause as one (${ruled ? 'ruled' : 'unruled'})`, async () => {
+      const pdf = await makePdf((doc) => {
+        doc.font('Helvetica-Bold').fontSize(12).text('Fault codes', 50, 50);
+        drawTable(doc, {
+          x: 50,
+          y: 90,
+          widths: [40, 140, 160, 150],
+          ruled,
+          header: ['Code', 'Description', 'Possible cause', 'Remedy'],
+          rows: [
+            [
+              'E1',
+              'Outdoor sensor fault',
+              'Sensor unplugged\nWire broken\nMain board faulty',
+              'Check the plug',
+            ],
+            ['E2', 'High pressure protection', 'Dirty condenser\nFan stopped', 'Clean the coil'],
+            [
+              'E3',
+              'Water flow fault',
+              'Circulation pump stopped or water strainer blocked by dirt Air in the circuit',
+              'Clean the strainer',
+            ],
+          ],
+        });
+      });
+      const { codes } = await extract(pdf);
+      expect(byCode(codes, 'E1').causes).toEqual(['Sensor unplugged', 'Wire broken', 'Main board faulty']);
+      expect(byCode(codes, 'E2').causes).toEqual(['Dirty condenser', 'Fan stopped']);
+      // Wrapped by the cell's width: one cause, whatever its second line opens with.
+      expect(byCode(codes, 'E3').causes).toEqual([
+        'Circulation pump stopped or water strainer blocked by dirt Air in the circuit',
+      ]);
+    });
+  }
+});
