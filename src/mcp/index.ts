@@ -6,6 +6,5 @@ export {
   PROTOCOL_VERSIONS,
   type ProtocolVersion,
 } from './protocol.js';
-export { PAGE_URI_TEMPLATE, parsePageUri } from './resources.js';
 export { type McpRoutesOptions, mcpRoutes } from './routes.js';
 export { REQUEST_ID_ARGUMENT } from './tool-schemas.js';
