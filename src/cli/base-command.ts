@@ -1,4 +1,4 @@
-import { HeatsourceError } from '@heatsource/sdk';
+import { HeatsourceError } from '@heatsource/sdk/errors';
 import { Command } from '@oclif/core';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
 import { describeFailure, failureExit, usageLine } from './failure.js';

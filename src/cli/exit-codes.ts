@@ -1,4 +1,4 @@
-import { HeatsourceError, HeatsourceNetworkError } from '@heatsource/sdk';
+import { HeatsourceError, HeatsourceNetworkError } from '@heatsource/sdk/errors';
 import { ConfigFileError } from './client-config.js';
 
 /**

@@ -1,4 +1,4 @@
-import { HeatsourceError, HeatsourceNetworkError } from '@heatsource/sdk';
+import { HeatsourceError, HeatsourceNetworkError } from '@heatsource/sdk/errors';
 import { CliError, EXIT, type ExitCode, exitCodeOf, isBundleOpenError } from './exit-codes.js';
 import type { Target } from './target.js';
 
