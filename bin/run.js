@@ -18,6 +18,12 @@ if (args.length === 1 && args[0] === '--version') {
   );
   process.exitCode = 4;
 } else {
+  // Most of a start is compiling modules (oclif, fastify, zod and the contract, the MCP SDK): V8's code
+  // cache, kept by Node in the system's temporary folder and checked against each file's contents, lets
+  // every start after the first skip that. NODE_COMPILE_CACHE=DIR moves it, NODE_DISABLE_COMPILE_CACHE=1
+  // turns it off; a folder that cannot be written leaves it off, and nothing else changes.
+  const { enableCompileCache } = await import('node:module');
+  enableCompileCache();
   const { execute } = await import('@oclif/core');
   await execute({ dir: import.meta.url });
 }
