@@ -52,6 +52,7 @@ export async function buildFieldApp(outDir = path.join(ROOT, 'dist', 'app')): Pr
         path.join(ROOT, 'data', 'search', 'question-types.json'),
         'utf8',
       ),
+      __HEATSOURCE_STOP_WORDS__: fs.readFileSync(path.join(ROOT, 'data', 'text', 'stop-words.json'), 'utf8'),
     },
     // The engine reads its data files from data/ on the server; the browser gets them at build time, in
     // place of the modules that read them.
@@ -60,7 +61,7 @@ export async function buildFieldApp(outDir = path.join(ROOT, 'dist', 'app')): Pr
         name: 'data-files',
         setup(build) {
           build.onResolve(
-            { filter: /\/(units-table|glossary-source|question-types-source)\.js$/ },
+            { filter: /\/(units-table|glossary-source|question-types-source|stop-words-source)\.js$/ },
             (args) => ({
               path: shim(`${path.basename(args.path, '.js')}.ts`),
             }),

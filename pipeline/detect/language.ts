@@ -1,23 +1,47 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import { projectPath } from '../../src/project-path.js';
 import { fold } from '../../src/text/normalise.js';
 
-/** Frequent short words per language: enough to tell the languages of our corpus apart on a few pages. */
-const STOPWORDS: Record<string, string[]> = {
-  en: ['the', 'and', 'of', 'to', 'is', 'with', 'for', 'check', 'when', 'unit'],
-  fr: ['le', 'la', 'les', 'des', 'et', 'est', 'du', 'pour', 'avec', 'une'],
-  de: ['der', 'die', 'das', 'und', 'ist', 'mit', 'nicht', 'fur', 'den', 'ein'],
-  es: ['el', 'los', 'las', 'del', 'y', 'es', 'para', 'con', 'una', 'por'],
-  nl: ['de', 'het', 'een', 'van', 'en', 'niet', 'voor', 'met', 'is', 'bij'],
-  it: ['il', 'della', 'di', 'che', 'e', 'per', 'con', 'una', 'non', 'sono'],
-  // Single letters (w, z, i) left out: a unit such as W would count.
-  pl: ['nie', 'sie', 'jest', 'oraz', 'lub', 'przez', 'dla', 'jesli', 'przed', 'jak'],
-};
+const WordsFile = z.strictObject({
+  about: z.array(z.string()).optional(),
+  // Keyed by ISO 639-1 code, the code a page is labelled with; words compared with folded page text.
+  words: z.record(
+    z.string().regex(/^[a-z]{2}$/, 'an ISO 639-1 language code'),
+    z.array(z.string().refine((w) => /^\p{L}+$/u.test(w) && fold(w) === w, 'one accent-folded word')).min(1),
+  ),
+});
+
+let languageWords: (readonly [string, ReadonlySet<string>])[] | undefined;
+
+/**
+ * Frequent short words per language (data/detect/language-words.json), read and checked on first use: a
+ * broken file names itself and the field at fault. Kept in the file's order, which breaks ties.
+ */
+function wordsByLanguage(): (readonly [string, ReadonlySet<string>])[] {
+  if (languageWords) return languageWords;
+  const file = projectPath('data', 'detect', 'language-words.json');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: ${(err as Error).message}`);
+  }
+  const parsed = WordsFile.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`${file}: ${problems}`);
+  }
+  languageWords = Object.entries(parsed.data.words).map(([lang, list]) => [lang, new Set(list)] as const);
+  return languageWords;
+}
 
 /** The ISO 639-1 code of the language most of the text is in, or "mul" when no language stands out. */
 export function detectLanguage(text: string): string {
   // Words only: the letters of a code or a unit beside digits (E1, 5W) are not words of a language.
   const words = fold(text).match(/(?<![\p{L}\p{N}])\p{L}+(?![\p{L}\p{N}])/gu) ?? [];
   const counts = new Map<string, number>();
-  const sets = Object.entries(STOPWORDS).map(([lang, list]) => [lang, new Set(list)] as const);
+  const sets = wordsByLanguage();
   for (const w of words)
     for (const [lang, set] of sets) if (set.has(w)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
