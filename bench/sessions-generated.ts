@@ -89,17 +89,24 @@ export function loadFaultTree(dir: string): FaultTree {
   for (const q of (readJson(dir, 'quantities-v3.json').quantities as Json[]) ?? []) {
     if (typeof q.action_id === 'string') readBy[String(q.quantity_id)] = q.action_id;
   }
-  const work = ((readJson(dir, 'actions-v2.json').actions as Json[]) ?? [])
-    .map((a) => String(a.action_id))
-    .filter((id) => !READING_KINDS.has(kindOf(id)) && !['dem', 'esc'].includes(kindOf(id)));
+  const causes = (tree.causes as TreeCause[]).map((c) => ({
+    cause_id: c.cause_id,
+    effects: c.effects ?? [],
+    repair_actions: c.repair_actions ?? [],
+  }));
+  const isWork = (id: string) => !READING_KINDS.has(kindOf(id)) && !['dem', 'esc'].includes(kindOf(id));
+  // The fault tree names repairs the action list lacks (the purge of the water circuit): they are work
+  // too, else the cause they repair could never be cleared.
+  const work = [
+    ...new Set([
+      ...((readJson(dir, 'actions-v2.json').actions as Json[]) ?? []).map((a) => String(a.action_id)),
+      ...causes.flatMap((c) => c.repair_actions),
+    ]),
+  ].filter(isWork);
   return {
     work,
     tiers: tree.lr_tiers as Record<string, number>,
-    causes: (tree.causes as TreeCause[]).map((c) => ({
-      cause_id: c.cause_id,
-      effects: c.effects ?? [],
-      repair_actions: c.repair_actions ?? [],
-    })),
+    causes,
     concludable: (priors.concludable_causes as string[]) ?? [],
     readBy,
     // The gauge on the hydraulic module is read by looking at it, like the display and the air vent.

@@ -142,6 +142,7 @@ export const ACTION_MAP: Record<string, string[]> = {
   repair_sensor_wiring: ['REPARATION-FIL-SONDE', 'REPARATION-CONNECTIQUE'],
   repair_link_cable: ['REPARATION-CABLE'],
   reseat_defrost_sensor: ['REPOSITIONNEMENT-SONDE-DEGIV'],
+  run_defrost_cycle: ['MAN-FORCAGE-DEGIV'],
   clear_condensate_drain: ['MAN-DESENGORGEMENT'],
   clean_air_filters: ['MAN-NETTOYAGE-FILTRE'],
   descale_immersion_heater: ['DETARTRAGE-RESISTANCE-BALLON'],
