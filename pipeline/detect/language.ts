@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { z } from 'zod';
+import { readJsonSource } from '../../src/json-source.js';
 import { projectPath } from '../../src/project-path.js';
 import { fold } from '../../src/text/normalise.js';
 
@@ -21,12 +21,7 @@ let languageWords: (readonly [string, ReadonlySet<string>])[] | undefined;
 function wordsByLanguage(): (readonly [string, ReadonlySet<string>])[] {
   if (languageWords) return languageWords;
   const file = projectPath('data', 'detect', 'language-words.json');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new Error(`${file}: ${(err as Error).message}`);
-  }
+  const { raw } = readJsonSource(file);
   const parsed = WordsFile.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
