@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkJsonSource } from '../../src/json-check.js';
 import { readJsonSource } from '../../src/json-source.js';
 import { projectPath } from '../../src/project-path.js';
 import { fold } from '../../src/text/normalise.js';
@@ -21,13 +22,8 @@ let languageWords: (readonly [string, ReadonlySet<string>])[] | undefined;
 function wordsByLanguage(): (readonly [string, ReadonlySet<string>])[] {
   if (languageWords) return languageWords;
   const file = projectPath('data', 'detect', 'language-words.json');
-  const { raw } = readJsonSource(file);
-  const parsed = WordsFile.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`${file}: ${problems}`);
-  }
-  languageWords = Object.entries(parsed.data.words).map(([lang, list]) => [lang, new Set(list)] as const);
+  const { words } = checkJsonSource(readJsonSource(file), WordsFile);
+  languageWords = Object.entries(words).map(([lang, list]) => [lang, new Set(list)] as const);
   return languageWords;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkJsonSource } from '../json-check.js';
 import { LANGUAGES, type Language } from '../text/stopwords.js';
 import { readGlossarySource } from './glossary-source.js';
 
@@ -42,13 +43,7 @@ const GlossaryFile = z
 
 /** Reads and checks a glossary file; every problem names its place in the file. */
 export function loadGlossary(path?: string): readonly Concept[] {
-  const { name: file, raw } = readGlossarySource(path);
-  const parsed = GlossaryFile.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`${file}: ${problems}`);
-  }
-  return parsed.data.groups.flatMap((g) => g.concepts);
+  return checkJsonSource(readGlossarySource(path), GlossaryFile).groups.flatMap((g) => g.concepts);
 }
 
 let cached: readonly Concept[] | undefined;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkJsonSource } from '../json-check.js';
 import { fold } from '../text/normalise.js';
 import { LANGUAGES, type Language } from '../text/stopwords.js';
 import { readQuestionTypesSource } from './question-types-source.js';
@@ -22,13 +23,8 @@ let quantity: RegExp | undefined;
 /** One expression of every language's phrases, folded, each standing as whole words. */
 function quantityPattern(): RegExp {
   if (quantity) return quantity;
-  const { name, raw } = readQuestionTypesSource();
-  const parsed = QuestionTypesFile.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`${name}: ${problems}`);
-  }
-  const all = LANGUAGES.flatMap((l) => parsed.data.quantity[l]).map((p) =>
+  const phrasesOf = checkJsonSource(readQuestionTypesSource(), QuestionTypesFile).quantity;
+  const all = LANGUAGES.flatMap((l) => phrasesOf[l]).map((p) =>
     fold(p)
       .split(/\s+/)
       .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkJsonSource } from '../json-check.js';
 import { fold } from './normalise.js';
 import { readStopWordsSource } from './stop-words-source.js';
 
@@ -45,13 +46,7 @@ let loaded: Record<Language, ReadonlySet<string>> | undefined;
 /** The file, read and checked on first use: a broken file names itself and the field at fault. */
 function stopWords(): Record<Language, ReadonlySet<string>> {
   if (loaded) return loaded;
-  const { name, raw } = readStopWordsSource();
-  const parsed = StopWordsFile.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`${name}: ${problems}`);
-  }
-  const { en, fr, de, es, nl } = parsed.data.words;
+  const { en, fr, de, es, nl } = checkJsonSource(readStopWordsSource(), StopWordsFile).words;
   loaded = { en: new Set(en), fr: new Set(fr), de: new Set(de), es: new Set(es), nl: new Set(nl) };
   return loaded;
 }
