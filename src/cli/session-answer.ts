@@ -1,5 +1,6 @@
 import type { AnswerValue, ExpectedResponse } from '../contract/sessions.js';
 import { splitReading, toStepUnit } from '../engine/sessions/units.js';
+import { foldTyped, promptWords } from './prompt-words.js';
 
 /** What a line typed at the troubleshooting prompt asks for. */
 export type TypedInput =
@@ -11,33 +12,10 @@ export type TypedInput =
   | { kind: 'help' }
   | { kind: 'invalid'; message: string };
 
-const UNKNOWN = new Set([
-  '?',
-  'unknown',
-  'dont know',
-  "don't know",
-  'cant measure',
-  "can't measure",
-  'n/a',
-  'na',
-]);
-const UNDO = new Set(['undo', 'back']);
-const QUIT = new Set(['quit', 'q', 'exit']);
-const CLOSE = new Set(['close']);
-const HELP = new Set(['help', 'h']);
-const YES = new Set(['y', 'yes', 'true', 'oui', 'o', 'ja', 'si', 'sí', '1']);
-const NO = new Set(['n', 'no', 'false', 'non', 'nein', '0']);
-
 /** Commands shown in the prompt's help line, in the order the technician needs them. */
 export const PROMPT_HELP = '? = cannot check · undo · close · quit · help';
 
-function fold(s: string): string {
-  return s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .trim();
-}
+const fold = foldTyped;
 
 /** A number as typed on a small keyboard: a decimal comma, a sign, and a unit after it are accepted. */
 export function parseNumber(text: string): number | null {
@@ -58,8 +36,8 @@ export function valueFor(
   const t = fold(text);
   switch (expected.type) {
     case 'boolean':
-      if (YES.has(t)) return { value: true };
-      if (NO.has(t)) return { value: false };
+      if (promptWords().yes.has(t)) return { value: true };
+      if (promptWords().no.has(t)) return { value: false };
       return { error: 'answer yes or no' };
     case 'number': {
       const unit = expected.unit ? ` ${expected.unit}` : '';
@@ -101,11 +79,12 @@ export function valueFor(
 /** Reads one line typed at the prompt: a command, "can't check", or an answer to the pending action. */
 export function parseTyped(text: string, expected: ExpectedResponse | null): TypedInput {
   const t = fold(text);
-  if (UNKNOWN.has(t)) return { kind: 'unknown' };
-  if (UNDO.has(t)) return { kind: 'undo' };
-  if (QUIT.has(t)) return { kind: 'quit' };
-  if (CLOSE.has(t)) return { kind: 'close' };
-  if (HELP.has(t)) return { kind: 'help' };
+  const words = promptWords();
+  if (words.unknown.has(t)) return { kind: 'unknown' };
+  if (words.undo.has(t)) return { kind: 'undo' };
+  if (words.quit.has(t)) return { kind: 'quit' };
+  if (words.close.has(t)) return { kind: 'close' };
+  if (words.help.has(t)) return { kind: 'help' };
   if (!expected) return { kind: 'invalid', message: 'no action is pending: undo, close or quit' };
   if (!t) return { kind: 'invalid', message: `type an answer (${PROMPT_HELP})` };
   const v = valueFor(text, expected);

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import type { AnswerValue, CreateSessionRequest, NextAction, SessionContext } from '../contract/sessions.js';
 import { ClientCommand, type SourceFlags, sourceFlags } from './client-command.js';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
+import { foldTyped, promptWords } from './prompt-words.js';
 import { parseNumber, parseTyped, valueFor } from './session-answer.js';
 import { openSessions, type SessionAnswer, type SessionClient } from './session-client.js';
 import { resolveTarget } from './target.js';
@@ -45,13 +46,18 @@ export function contextOf(flags: { emitter?: string; mode?: string }): SessionCo
   return Object.keys(context).length > 0 ? context : undefined;
 }
 
-/** A value typed without knowing what it answers: yes/no words, then a number, else the text itself. */
+/**
+ * A value typed without knowing what it answers: a number first (so "1" in `--reading pressure=1` stays a
+ * reading, not the prompt's "1" for yes), then the prompt's yes/no words, else the text itself.
+ */
 export function looseValue(text: string): AnswerValue {
   const t = text.trim().toLowerCase();
-  if (t === 'true' || t === 'yes') return true;
-  if (t === 'false' || t === 'no') return false;
   const n = /^[-+]?(\d+([.,]\d*)?|[.,]\d+)$/.test(t) ? parseNumber(t) : null;
-  return n ?? text.trim();
+  if (n !== null) return n;
+  const folded = foldTyped(text);
+  if (promptWords().yes.has(folded)) return true;
+  if (promptWords().no.has(folded)) return false;
+  return text.trim();
 }
 
 /**
