@@ -58,6 +58,33 @@ export const sidecar = (s: Partial<Sidecar> & Pick<Sidecar, 'title' | 'models'>)
   ...s,
 });
 
+/**
+ * A second brand's manual, an Air/Air split with one fault code (U4), for tests that need a brand other
+ * than the fixture's own; `models` lets a test give it a model name Demotherm uses as well.
+ */
+export function coldwaveSplit(models: Sidecar['models'] = [{ name: 'CW-S25', aliases: [] }]): DocSpec {
+  return {
+    id: 'coldwave-service-en',
+    sidecar: sidecar({
+      brand: 'Coldwave',
+      title: 'Coldwave Split Service Manual',
+      equipment: 'air_air',
+      models,
+    }),
+    pages: [['Error codes', 'U4 Communication error between indoor and outdoor unit.']],
+    chunks: [{ page: 1, section: ['Error codes'], kind: 'table', lines: [] }],
+    codes: [
+      {
+        code: 'U4',
+        title: 'Communication error between indoor and outdoor unit',
+        excerpt: 'U4 Communication error between indoor and outdoor unit.',
+        page: 1,
+      },
+    ],
+    snapshots: [],
+  };
+}
+
 const SPECS: DocSpec[] = [
   {
     id: FIX.alpha,

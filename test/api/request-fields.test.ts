@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureBundle, type DocSpec, sidecar, type TestApi, testApi } from './fixture.js';
+import { buildFixtureBundle, coldwaveSplit, type TestApi, testApi } from './fixture.js';
 
 /**
  * Request fields as the service document writes them: `error_code` on every request that names a code
@@ -8,29 +8,10 @@ import { buildFixtureBundle, type DocSpec, sidecar, type TestApi, testApi } from
  */
 
 /** A second brand: an Air/Air unit, and a model name Demotherm uses as well (DT-B300). */
-const COLDWAVE: DocSpec = {
-  id: 'coldwave-service-en',
-  sidecar: sidecar({
-    brand: 'Coldwave',
-    title: 'Coldwave Split Service Manual',
-    equipment: 'air_air',
-    models: [
-      { name: 'CW-S25', aliases: ['CWS25-IN'] },
-      { name: 'DT-B300', aliases: [] },
-    ],
-  }),
-  pages: [['Error codes', 'U4 Communication error between indoor and outdoor unit.']],
-  chunks: [{ page: 1, section: ['Error codes'], kind: 'table', lines: [] }],
-  codes: [
-    {
-      code: 'U4',
-      title: 'Communication error between indoor and outdoor unit',
-      excerpt: 'U4 Communication error between indoor and outdoor unit.',
-      page: 1,
-    },
-  ],
-  snapshots: [],
-};
+const COLDWAVE = coldwaveSplit([
+  { name: 'CW-S25', aliases: ['CWS25-IN'] },
+  { name: 'DT-B300', aliases: [] },
+]);
 
 let api: TestApi;
 let authorization: string;

@@ -7,30 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfflineEngine } from '../../src/app/offline-engine.js';
 import type { OfflineAnswer } from '../../src/app/offline-session.js';
 import { openPackBytes, WasmSqlDatabase } from '../../src/app/wasm-sql.js';
-import { buildFixtureBundle, type DocSpec, sidecar, type TestApi, testApi } from '../api/fixture.js';
+import { buildFixtureBundle, coldwaveSplit, type TestApi, testApi } from '../api/fixture.js';
 import { withoutIds } from '../contract/harness.js';
 import { demoBundle } from '../mcp/harness.js';
 
-const COLDWAVE: DocSpec = {
-  id: 'coldwave-service-en',
-  sidecar: sidecar({
-    brand: 'Coldwave',
-    title: 'Coldwave Split Service Manual',
-    equipment: 'air_air',
-    models: [{ name: 'CW-S25', aliases: [] }],
-  }),
-  pages: [['Error codes', 'U4 Communication error between indoor and outdoor unit.']],
-  chunks: [{ page: 1, section: ['Error codes'], kind: 'table', lines: [] }],
-  codes: [
-    {
-      code: 'U4',
-      title: 'Communication error between indoor and outdoor unit',
-      excerpt: 'U4 Communication error between indoor and outdoor unit.',
-      page: 1,
-    },
-  ],
-  snapshots: [],
-};
+const COLDWAVE = coldwaveSplit();
 
 interface Listening {
   api: TestApi;
