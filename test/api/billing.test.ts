@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 function post(url: string, authorization: string, payload: object, key?: string) {
-  return api.app.inject({
+  return api.request({
     method: 'POST',
     url,
     headers: { authorization, ...(key ? { 'idempotency-key': key } : {}) },
@@ -47,7 +47,7 @@ describe('billing and quota', () => {
     expect(ledger.map((l) => l.operation).sort()).toEqual(['diagnose', 'diagnose_strict']);
     expect(ledger.every((l) => l.key_id === k.keyId && l.units === 1)).toBe(true);
     const me = (
-      await api.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: k.authorization } })
+      await api.request({ method: 'GET', url: '/v1/me', headers: { authorization: k.authorization } })
     ).json();
     expect(me.quota).toMatchObject({ limit: 2, used: 2, remaining: 0 });
   });
@@ -112,7 +112,7 @@ describe('idempotency', () => {
       });
       const k = await slow.key();
       const run = (key: string) =>
-        slow.app.inject({
+        slow.request({
           method: 'POST',
           url: '/v1/diagnostic',
           headers: { authorization: k.authorization, 'idempotency-key': key },

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const get = (url: string) => api.app.inject({ method: 'GET', url, headers: auth });
+const get = (url: string) => api.request({ method: 'GET', url, headers: auth });
 
 describe('GET /v1/error-codes/:brand/:code', () => {
   it('lists every manual of the brand documenting the code', async () => {
@@ -145,7 +145,7 @@ describe('GET /v1/me', () => {
 
 describe('v2 models', () => {
   const resolve = (payload: object) =>
-    api.app.inject({ method: 'POST', url: '/v2/models/resolve', headers: auth, payload });
+    api.request({ method: 'POST', url: '/v2/models/resolve', headers: auth, payload });
 
   it('resolves exact names and aliases, never fuzzily', async () => {
     expect((await resolve({ brand: 'Demotherm', model: 'dt a100 e' })).json()).toMatchObject({
@@ -205,7 +205,7 @@ describe('GET /v1/search', () => {
 
 describe('GET /v1/openapi.json', () => {
   it('is readable without a key and describes every operation with resolvable references', async () => {
-    const res = await api.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    const res = await api.request({ method: 'GET', url: '/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
@@ -241,7 +241,7 @@ describe('GET /v1/openapi.json', () => {
 
 describe('OpenAPI request bodies', () => {
   it('leave path parameters out of POST bodies', async () => {
-    const doc = (await api.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const doc = (await api.request({ method: 'GET', url: '/v1/openapi.json' })).json();
     for (const op of OPERATIONS.filter((o) => o.method === 'POST' && o.path.includes(':'))) {
       const path = op.path.replace(/:([a-z_]+)/g, '{$1}');
       const schema = doc.paths[path].post.requestBody.content['application/json'].schema;

@@ -52,7 +52,7 @@ describe('demo corpus through the API', () => {
     const snapshotsChecked = new Set<string>();
     for (const r of rows) {
       const payload = { brand: r.brand, model: r.model, error_code: r.code };
-      const res = await api.app.inject({
+      const res = await api.request({
         method: 'POST',
         url: '/v1/diagnostic',
         headers: { authorization },
@@ -68,12 +68,12 @@ describe('demo corpus through the API', () => {
       const url = d.citation!.snapshot_url;
       if (!snapshotsChecked.has(url)) {
         snapshotsChecked.add(url);
-        const img = await api.app.inject({ method: 'GET', url, headers: { authorization } });
+        const img = await api.request({ method: 'GET', url, headers: { authorization } });
         expect(img.statusCode, url).toBe(200);
         expect(img.headers['content-type']).toBe('image/webp');
         expect(img.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
       }
-      const strict = await api.app.inject({
+      const strict = await api.request({
         method: 'POST',
         url: '/v2/diagnostic',
         headers: { authorization },

@@ -14,13 +14,13 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 async function v1(body: Record<string, unknown>): Promise<DiagnosticResponse> {
-  const res = await api.app.inject({ method: 'POST', url: '/v1/diagnostic', headers: auth, payload: body });
+  const res = await api.request({ method: 'POST', url: '/v1/diagnostic', headers: auth, payload: body });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
 
 async function v2(body: Record<string, unknown>): Promise<StrictDiagnosticResponse> {
-  const res = await api.app.inject({ method: 'POST', url: '/v2/diagnostic', headers: auth, payload: body });
+  const res = await api.request({ method: 'POST', url: '/v2/diagnostic', headers: auth, payload: body });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
@@ -252,7 +252,7 @@ describe('POST /v2/diagnostic', () => {
   });
 
   it('requires a model', async () => {
-    const res = await api.app.inject({
+    const res = await api.request({
       method: 'POST',
       url: '/v2/diagnostic',
       headers: auth,

@@ -41,7 +41,7 @@ describe('authentication', () => {
       ['POST', '/v2/diagnostic'],
       ['GET', '/v2/models/demotherm:DTA100E/coverage'],
     ] as const) {
-      const res = await api.app.inject({ method, url, payload: method === 'POST' ? body : undefined });
+      const res = await api.request({ method, url, payload: method === 'POST' ? body : undefined });
       expectProblem(res, 401, 'authentication_required');
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     }
@@ -49,7 +49,7 @@ describe('authentication', () => {
 
   it('refuses a malformed header, an unknown key and a revoked key', async () => {
     const inject = (authorization: string) =>
-      api.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization } });
+      api.request({ method: 'GET', url: '/v1/me', headers: { authorization } });
     expectProblem(await inject('Basic dXNlcjpwYXNz'), 401, 'invalid_api_key');
     expectProblem(await inject('Bearer ak_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), 401, 'invalid_api_key');
     expectProblem(await inject('Bearer not-a-key'), 401, 'invalid_api_key');
@@ -63,9 +63,9 @@ describe('authentication', () => {
 
   it('leaves /healthz, /readyz, /metrics and /v1/openapi.json open', async () => {
     for (const url of ['/healthz', '/readyz', '/metrics', '/v1/openapi.json']) {
-      expect((await api.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+      expect((await api.request({ method: 'GET', url })).statusCode, url).toBe(200);
     }
-    expect((await api.app.inject({ method: 'GET', url: '/readyz' })).json()).toMatchObject({
+    expect((await api.request({ method: 'GET', url: '/readyz' })).json()).toMatchObject({
       status: 'ready',
     });
   });
@@ -73,10 +73,10 @@ describe('authentication', () => {
   it('runs every call as the local account without keys when auth is off', async () => {
     const open = await testApi(bundle, { auth: false });
     try {
-      const me = await open.app.inject({ method: 'GET', url: '/v1/me' });
+      const me = await open.request({ method: 'GET', url: '/v1/me' });
       expect(me.statusCode).toBe(200);
       expect(me.json()).toMatchObject({ account: { name: 'local' }, key: null });
-      const d = await open.app.inject({ method: 'POST', url: '/v1/diagnostic', payload: body });
+      const d = await open.request({ method: 'POST', url: '/v1/diagnostic', payload: body });
       expect(d.json().state).toBe('answer');
       expect((await open.state.usage(me.json().account.id)).quota.used).toBe(1);
     } finally {
@@ -87,17 +87,17 @@ describe('authentication', () => {
 
 describe('problem documents', () => {
   it('answers unknown routes 404 and wrong methods 405 with Allow', async () => {
-    expectProblem(await api.app.inject({ method: 'GET', url: '/v3/nothing' }), 404, 'not_found');
-    const get = await api.app.inject({ method: 'GET', url: '/v1/diagnostic', headers: auth });
+    expectProblem(await api.request({ method: 'GET', url: '/v3/nothing' }), 404, 'not_found');
+    const get = await api.request({ method: 'GET', url: '/v1/diagnostic', headers: auth });
     expectProblem(get, 405, 'method_not_allowed');
     expect(get.headers.allow).toBe('POST');
-    const del = await api.app.inject({ method: 'DELETE', url: '/v1/procedure/x', headers: auth });
+    const del = await api.request({ method: 'DELETE', url: '/v1/procedure/x', headers: auth });
     expectProblem(del, 405, 'method_not_allowed');
     expect(del.headers.allow).toBe('GET, HEAD');
   });
 
   it('reports every invalid field of a body as validation_failed errors[]', async () => {
-    const res = await api.app.inject({
+    const res = await api.request({
       method: 'POST',
       url: '/v1/diagnostic',
       headers: auth,
@@ -111,7 +111,7 @@ describe('problem documents', () => {
 
   it('refuses bodies that are not JSON objects, too large, or of another media type', async () => {
     const post = (payload: string, type = 'application/json') =>
-      api.app.inject({
+      api.request({
         method: 'POST',
         url: '/v1/diagnostic',
         headers: { ...auth, 'content-type': type },
@@ -136,7 +136,7 @@ describe('problem documents', () => {
         throw new Error('secret internal detail at /srv/file.ts:12');
       });
       const k = await broken.key();
-      const res = await broken.app.inject({
+      const res = await broken.request({
         method: 'GET',
         url: '/v1/me',
         headers: { authorization: k.authorization, 'x-request-id': 'req-123' },
@@ -158,7 +158,7 @@ describe('problem documents', () => {
         throw new ServiceError('rate_limited', 'slow down', { headers: { 'Retry-After': '7' } });
       });
       const k = await custom.key();
-      const res = await custom.app.inject({
+      const res = await custom.request({
         method: 'GET',
         url: '/v1/me',
         headers: { authorization: k.authorization },
@@ -174,9 +174,9 @@ describe('problem documents', () => {
     const draining = await testApi(bundle);
     try {
       draining.app.heatsource.draining = true;
-      const ready = await draining.app.inject({ method: 'GET', url: '/readyz' });
+      const ready = await draining.request({ method: 'GET', url: '/readyz' });
       expectProblem(ready, 503, 'service_unavailable');
-      const me = await draining.app.inject({ method: 'GET', url: '/v1/me' });
+      const me = await draining.request({ method: 'GET', url: '/v1/me' });
       expectProblem(me, 503, 'service_unavailable');
       expect(me.headers.connection).toBe('close');
     } finally {
@@ -190,12 +190,12 @@ describe('problem documents', () => {
     fs.copyFileSync(bundle, live);
     const damaged = await testApi(live);
     try {
-      expect((await damaged.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      expect((await damaged.request({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
       // Overwrite bytes in the middle of the live file, as a copy onto it (not a rename) would.
       const fd = fs.openSync(live, 'r+');
       fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, Math.floor(fs.fstatSync(fd).size / 2));
       fs.closeSync(fd);
-      const ready = await damaged.app.inject({ method: 'GET', url: '/readyz' });
+      const ready = await damaged.request({ method: 'GET', url: '/readyz' });
       expectProblem(ready, 503, 'service_unavailable');
     } finally {
       await damaged.close();
@@ -206,7 +206,7 @@ describe('problem documents', () => {
     try {
       fs.copyFileSync(bundle, `${live}.tmp`);
       fs.renameSync(`${live}.tmp`, live);
-      expect((await renamed.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      expect((await renamed.request({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     } finally {
       await renamed.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -214,7 +214,7 @@ describe('problem documents', () => {
   });
 
   it('generates a request id when none (or a malformed one) is given', async () => {
-    const res = await api.app.inject({
+    const res = await api.request({
       method: 'GET',
       url: '/healthz',
       headers: { 'x-request-id': 'bad id with spaces' },
@@ -227,7 +227,7 @@ describe('rate limiting', () => {
   it('refuses past the per-key limit with 429 rate_limited, Retry-After and RateLimit fields', async () => {
     const k = await api.key('limited', { rate: 3 });
     const me = () =>
-      api.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: k.authorization } });
+      api.request({ method: 'GET', url: '/v1/me', headers: { authorization: k.authorization } });
     const first = await me();
     expect(first.statusCode).toBe(200);
     expect(first.headers['ratelimit-policy']).toBe('"per-key";q=3;w=60');
@@ -242,7 +242,7 @@ describe('rate limiting', () => {
     const other = await api.key('limited');
     expect(
       (
-        await api.app.inject({
+        await api.request({
           method: 'GET',
           url: '/v1/me',
           headers: { authorization: other.authorization },
@@ -256,7 +256,7 @@ describe('CORS and metrics', () => {
   it('answers preflight requests for allowed origins only', async () => {
     const withCors = await testApi(bundle, { cors: ['https://app.example'] });
     try {
-      const ok = await withCors.app.inject({
+      const ok = await withCors.request({
         method: 'OPTIONS',
         url: '/v1/diagnostic',
         headers: {
@@ -268,7 +268,7 @@ describe('CORS and metrics', () => {
       expect(ok.statusCode).toBe(204);
       expect(ok.headers['access-control-allow-origin']).toBe('https://app.example');
       expect(String(ok.headers['access-control-allow-headers'])).toMatch(/Idempotency-Key/);
-      const other = await withCors.app.inject({
+      const other = await withCors.request({
         method: 'OPTIONS',
         url: '/v1/diagnostic',
         headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
@@ -280,8 +280,8 @@ describe('CORS and metrics', () => {
   });
 
   it('counts requests, billable units and results in /metrics', async () => {
-    await api.app.inject({ method: 'POST', url: '/v1/diagnostic', headers: auth, payload: body });
-    const text = (await api.app.inject({ method: 'GET', url: '/metrics' })).body;
+    await api.request({ method: 'POST', url: '/v1/diagnostic', headers: auth, payload: body });
+    const text = (await api.request({ method: 'GET', url: '/metrics' })).body;
     expect(text).toMatch(
       /heatsource_http_requests_total\{method="POST",route="\/v1\/diagnostic",status="200"\} \d+/,
     );

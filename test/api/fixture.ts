@@ -13,6 +13,7 @@ import type { Sidecar } from '../../src/contract/sidecar.js';
 import { type BuildAppOptions, buildApp } from '../../src/serve/app.js';
 import { type SqliteStateOptions, SqliteStateStore } from '../../src/state/sqlite-store.js';
 import type { KeyMode } from '../../src/state/types.js';
+import { type HttpReply, type HttpRequest, LoopbackClient } from '../helpers/http-request.js';
 
 /**
  * A small bundle written through the real bundle writer, with every situation the lookup must tell
@@ -288,6 +289,8 @@ export async function buildFixtureBundle(extra: DocSpec[] = []): Promise<string>
 
 export interface TestApi {
   app: FastifyInstance;
+  /** A request over a real loopback socket to the app (listening from the first request). */
+  request(req: HttpRequest): Promise<HttpReply>;
   state: SqliteStateStore;
   reader: BundleReader;
   /** Creates an account (when new) and a key for it; returns the Authorization header. */
@@ -316,8 +319,10 @@ export async function testApi(
   const reader = new BundleReader(bundle, undefined, options.readerOptions);
   const { stateOptions: _s, stateFile: _f, readerOptions: _r, ...rest } = options;
   const app = await buildApp({ bundle: reader, state, ...rest });
+  const client = new LoopbackClient(app);
   return {
     app,
+    request: (req) => client.request(req),
     state,
     reader,
     async key(account = 'acme', o = {}) {
@@ -331,6 +336,7 @@ export async function testApi(
       return { authorization: `Bearer ${secret}`, secret, keyId: key.id, accountId: acc.id };
     },
     async close() {
+      client.close();
       await app.close();
       await state.close();
       reader.close();

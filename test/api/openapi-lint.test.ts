@@ -18,7 +18,7 @@ let doc: Record<string, unknown> & {
 
 beforeAll(async () => {
   api = await testApi(await buildFixtureBundle());
-  const res = await api.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+  const res = await api.request({ method: 'GET', url: '/v1/openapi.json' });
   expect(res.statusCode).toBe(200);
   doc = res.json();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-openapi-'));

@@ -90,7 +90,7 @@ describe.skipIf(!available)('real corpus: answer keys through /v1 and /v2 diagno
         if (!key.code || !key.brand) continue;
         tally.keys++;
         const payload = { brand: key.brand, model: key.model, error_code: key.code };
-        const v1 = await api.app.inject({
+        const v1 = await api.request({
           method: 'POST',
           url: '/v1/diagnostic',
           headers: { authorization },
@@ -107,7 +107,7 @@ describe.skipIf(!available)('real corpus: answer keys through /v1 and /v2 diagno
           tally.answer++;
           if (key.pages.includes(d.citation!.page)) tally.page_in_key++;
         }
-        const v2 = await api.app.inject({
+        const v2 = await api.request({
           method: 'POST',
           url: '/v2/diagnostic',
           headers: { authorization },
@@ -156,7 +156,7 @@ describe.skipIf(!available || lookupFiles.length === 0)('hvac-bench lookup cases
         if (p.brand_hint) payload.brand = p.brand_hint;
         if (p.model_hint) payload.model = p.model_hint;
         if (p.error_code_hint) payload.error_code = p.error_code_hint;
-        const res = await api.app.inject({
+        const res = await api.request({
           method: 'POST',
           url: '/v1/diagnostic',
           headers: { authorization },

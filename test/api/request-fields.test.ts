@@ -24,7 +24,7 @@ afterAll(() => api.close());
 
 let keys = 0;
 const post = (url: string, payload: object) =>
-  api.app.inject({
+  api.request({
     method: 'POST',
     url,
     headers: { authorization, 'content-type': 'application/json', 'idempotency-key': `fields-${++keys}` },

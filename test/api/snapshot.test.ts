@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const snap = (path: string, headers: Record<string, string> = {}) =>
-  api.app.inject({ method: 'GET', url: `/v1/pdf-snapshot/${path}`, headers: { ...auth, ...headers } });
+  api.request({ method: 'GET', url: `/v1/pdf-snapshot/${path}`, headers: { ...auth, ...headers } });
 
 const isWebp = (b: Buffer) =>
   b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP';
@@ -88,7 +88,7 @@ describe('GET /v1/pdf-snapshot/:document_id/:page', () => {
   });
 
   it('requires a key like every /v1 route', async () => {
-    const res = await api.app.inject({ method: 'GET', url: `/v1/pdf-snapshot/${FIX.alpha}/1` });
+    const res = await api.request({ method: 'GET', url: `/v1/pdf-snapshot/${FIX.alpha}/1` });
     expect(res.statusCode).toBe(401);
   });
 });

@@ -112,7 +112,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 async function diagnose(body: Record<string, unknown>): Promise<DiagnosticResponse> {
-  const res = await api.app.inject({
+  const res = await api.request({
     method: 'POST',
     url: '/v1/diagnostic',
     headers: { authorization },

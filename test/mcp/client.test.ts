@@ -54,7 +54,7 @@ function op(name: string): OperationSpec {
 /** The REST answer to the same input, with the same key (and Idempotency-Key when given). */
 async function rest(name: string, input: Record<string, unknown>, headers: Record<string, string> = {}) {
   const req = restRequest(op(name), input);
-  const res = await server.api.app.inject({
+  const res = await server.api.request({
     method: req.method,
     url: req.url,
     headers: { authorization, ...headers },
@@ -303,7 +303,7 @@ describe('billing and idempotency over MCP', () => {
       expect(reused.structuredContent).toMatchObject({ status: 422, code: 'idempotency_key_reused' });
 
       // A REST request and a tool call with the same key are one request.
-      const res = await server.api.app.inject({
+      const res = await server.api.request({
         method: 'POST',
         url: '/v1/diagnostic',
         headers: { authorization: key.authorization, 'idempotency-key': 'cross-1' },
@@ -325,7 +325,7 @@ describe('billing and idempotency over MCP', () => {
       const spent = await call('diagnose', { ...input, error_code: 'E6' }, metered);
       expect(spent.isError).toBe(true);
       expect(spent.structuredContent).toMatchObject({ status: 429, code: 'quota_exceeded' });
-      const spentRest = await server.api.app.inject({
+      const spentRest = await server.api.request({
         method: 'POST',
         url: '/v1/diagnostic',
         headers: { authorization: key.authorization },

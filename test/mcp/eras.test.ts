@@ -37,7 +37,7 @@ afterAll(async () => {
 async function rest(tool: string, args: Record<string, unknown>) {
   const op = server.api.app.heatsource.services.operation(tool)!;
   const req = restRequest(op, args);
-  return server.api.app.inject({ method: req.method, url: req.url, headers: auth, payload: req.body });
+  return server.api.request({ method: req.method, url: req.url, headers: auth, payload: req.body });
 }
 
 const DIAGNOSE = { brand: 'Demotherm', model: 'DT-AW080-M', error_code: 'E9' };

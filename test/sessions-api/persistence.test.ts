@@ -31,10 +31,10 @@ describe('sessions survive the server', () => {
     const { authorization } = await one.key('acme');
     const headers = { authorization, 'content-type': 'application/json' };
     const started = (
-      await one.app.inject({ method: 'POST', url: '/v2/diagnostic-sessions', headers, payload: UNIT })
+      await one.request({ method: 'POST', url: '/v2/diagnostic-sessions', headers, payload: UNIT })
     ).json() as Session;
     const answered = (
-      await one.app.inject({
+      await one.request({
         method: 'POST',
         url: `/v2/diagnostic-sessions/${started.id}/responses`,
         headers,
@@ -45,14 +45,14 @@ describe('sessions survive the server', () => {
 
     const two = await testApi(bundle, { stateFile });
     try {
-      const read = await two.app.inject({
+      const read = await two.request({
         method: 'GET',
         url: `/v2/diagnostic-sessions/${started.id}`,
         headers: { authorization },
       });
       expect(read.statusCode).toBe(200);
       expect(read.json()).toEqual(answered);
-      const next = await two.app.inject({
+      const next = await two.request({
         method: 'POST',
         url: `/v2/diagnostic-sessions/${started.id}/responses`,
         headers,

@@ -23,7 +23,7 @@ async function post(
   auth = a.authorization,
   headers: Record<string, string> = {},
 ) {
-  return api.app.inject({
+  return api.request({
     method: 'POST',
     url,
     headers: { authorization: auth, ...json, ...headers },
@@ -31,7 +31,7 @@ async function post(
   });
 }
 async function get(url: string, auth = a.authorization) {
-  return api.app.inject({ method: 'GET', url, headers: { authorization: auth } });
+  return api.request({ method: 'GET', url, headers: { authorization: auth } });
 }
 async function start(body: Record<string, unknown> = UNIT, auth = a.authorization): Promise<Session> {
   const res = await post('/v2/diagnostic-sessions', body, auth);
@@ -163,7 +163,7 @@ describe('GET /v2/diagnostic-sessions/:id', () => {
     const none = await get('/v2/diagnostic-sessions/ds_nothing');
     expect(none.statusCode).toBe(404);
     expect(other.json().title).toBe(none.json().title);
-    expect((await api.app.inject({ method: 'GET', url: `/v2/diagnostic-sessions/${s.id}` })).statusCode).toBe(
+    expect((await api.request({ method: 'GET', url: `/v2/diagnostic-sessions/${s.id}` })).statusCode).toBe(
       401,
     );
   });
@@ -258,7 +258,19 @@ describe('POST /v2/diagnostic-sessions/:id/responses', () => {
   it('keeps every update of concurrent responses to one session: one wins, the others get 409', async () => {
     const s = await start();
     const body = { action_id: s.next_action!.id, value: answerFor(s.next_action!) };
-    const results = await Promise.all(Array.from({ length: 8 }, () => post(respondUrl(s.id), body)));
+    // Injected in process, not sent over sockets: all eight must enter the handler in the same turn of the
+    // event loop, each reading the session before any writes, which only injection guarantees; over
+    // sockets they arrive one by one and the check under test is not reached.
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        api.app.inject({
+          method: 'POST',
+          url: respondUrl(s.id),
+          headers: { authorization: a.authorization, 'content-type': 'application/json' },
+          payload: body,
+        }),
+      ),
+    );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((c) => c === 200)).toHaveLength(1);
     expect(statuses.filter((c) => c === 409)).toHaveLength(7);
@@ -301,7 +313,7 @@ describe('undo, close and summary', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(c);
     // Closing an empty body without a content type works too.
-    const bare = await api.app.inject({
+    const bare = await api.request({
       method: 'POST',
       url: `/v2/diagnostic-sessions/${s.id}/close`,
       headers: { authorization: a.authorization },
@@ -402,7 +414,7 @@ describe('the contract', () => {
   });
 
   it('describes the session endpoints in the OpenAPI document', async () => {
-    const doc = (await api.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as {
+    const doc = (await api.request({ method: 'GET', url: '/v1/openapi.json' })).json() as {
       paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
     };
     expect(doc.paths['/v2/diagnostic-sessions']?.post?.operationId).toBe('start_diagnostic_session');

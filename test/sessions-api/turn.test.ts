@@ -18,7 +18,7 @@ afterAll(() => api.close());
 let keys = 0;
 async function turn(body: Record<string, unknown>, options: { key?: string | null; auth?: string } = {}) {
   const key = options.key === undefined ? `turn-${++keys}` : options.key;
-  return api.app.inject({
+  return api.request({
     method: 'POST',
     url: '/v1/diagnostic/turn',
     headers: {
@@ -80,7 +80,7 @@ describe('POST /v1/diagnostic/turn', () => {
 
     // The conversation is a session: it reads at /v2, with the same history.
     const session = (
-      await api.app.inject({
+      await api.request({
         method: 'GET',
         url: `/v2/diagnostic-sessions/${conversation}`,
         headers: { authorization: a.authorization },
@@ -156,7 +156,7 @@ describe('POST /v1/diagnostic/turn', () => {
   });
 
   it('serves Air/Water only', async () => {
-    const created = await api.app.inject({
+    const created = await api.request({
       method: 'POST',
       url: '/v2/diagnostic-sessions',
       headers: { authorization: a.authorization, 'content-type': 'application/json' },

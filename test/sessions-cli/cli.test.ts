@@ -35,7 +35,7 @@ function typed(action: NextAction, value: boolean | number | string): string {
 async function linesToConclusion(api: TestApi, authorization: string): Promise<string[]> {
   const headers = { authorization, 'content-type': 'application/json' };
   let s = (
-    await api.app.inject({ method: 'POST', url: '/v2/diagnostic-sessions', headers, payload: UNIT })
+    await api.request({ method: 'POST', url: '/v2/diagnostic-sessions', headers, payload: UNIT })
   ).json() as Session;
   const lines: string[] = [];
   while (s.status === 'active') {
@@ -43,7 +43,7 @@ async function linesToConclusion(api: TestApi, authorization: string): Promise<s
     const value = answerFor(action, FAULTY_FLOW_SWITCH);
     lines.push(typed(action, value));
     s = (
-      await api.app.inject({
+      await api.request({
         method: 'POST',
         url: `/v2/diagnostic-sessions/${s.id}/responses`,
         headers,
@@ -144,7 +144,7 @@ describe('heatsource session, offline', () => {
     const local = await testApi(bundle, { stateFile: state });
     try {
       const { authorization } = await local.key('local');
-      const rest = await local.app.inject({
+      const rest = await local.request({
         method: 'GET',
         url: `/v2/diagnostic-sessions/${id}`,
         headers: { authorization },
@@ -290,7 +290,7 @@ describe('against a listening server', () => {
     const remote = ['--url', base, '--key', secret];
     const before = (await api.state.ledger({ account_id: accountId })).length;
     const s = parsed<Session>(await cli(['session', 'start', ...unitFlags, ...remote, '--json']));
-    const rest = await api.app.inject({
+    const rest = await api.request({
       method: 'GET',
       url: `/v2/diagnostic-sessions/${s.id}`,
       headers: { authorization: `Bearer ${secret}` },
