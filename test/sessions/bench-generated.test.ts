@@ -96,6 +96,29 @@ describe.skipIf(!present)('sessions generated from the public taxonomy', () => {
     }
   });
 
+  it("carries every effect the fault tree gives on a quantity we read, on a cause of ours it maps to", () => {
+    const knowledge = loadKnowledge();
+    let checked = 0;
+    for (const cause of tree.causes.filter((c) => tree.concludable.includes(c.cause_id))) {
+      const mine = (CAUSE_MAP[cause.cause_id] ?? []).map((id) => knowledge.causes.find((c) => c.id === id)!);
+      for (const e of cause.effects) {
+        // Our quantities that read theirs outcome by outcome (derived readings, such as the display or
+        // the refrigerant pressures, have no one-to-one outcome to compare).
+        for (const [q, source] of Object.entries(QUANTITY_MAP)) {
+          if (source.theirs[0] !== e.quantity || !source.modalities) continue;
+          const outcome = source.modalities[e.direction ?? e.value ?? ''];
+          if (!outcome) continue;
+          checked++;
+          expect(
+            mine.some((c) => c.effects[q]?.[outcome] !== undefined),
+            `${cause.cause_id}: ${e.quantity} ${e.direction ?? e.value} -> ${q} ${outcome}`,
+          ).toBe(true);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
   it('scores the generated sessions without a wrong part', () => {
     const knowledge = loadKnowledge();
     const rows = generateCases(tree, taxonomy, options).map((c) => runCase(knowledge, taxonomy, c));
