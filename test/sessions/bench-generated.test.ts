@@ -96,7 +96,7 @@ describe.skipIf(!present)('sessions generated from the public taxonomy', () => {
     }
   });
 
-  it("carries every effect the fault tree gives on a quantity we read, on a cause of ours it maps to", () => {
+  it('carries every effect the fault tree gives on a quantity we read, on a cause of ours it maps to', () => {
     const knowledge = loadKnowledge();
     let checked = 0;
     for (const cause of tree.causes.filter((c) => tree.concludable.includes(c.cause_id))) {
