@@ -47,6 +47,28 @@ function frameName(frame: ProfileNode['callFrame']): string {
   return `${frame.functionName || '(anonymous)'} ${url ? `${url}:${frame.lineNumber + 1}` : ''}`.trim();
 }
 
+/** Frames V8 records itself, which stand for no native function of anyone's code. */
+const V8_PSEUDO_FRAMES = new Set(['(garbage collector)', '(program)', '(idle)', '(root)']);
+
+/**
+ * The name a frame is listed under. A frame without a script is listed with its nearest caller that
+ * has one: a native function (a C++ binding such as a socket write or a SQLite statement, line -1),
+ * because V8 names those unreliably (the same better-sqlite3 statement call showed up as `bind`,
+ * `Database` or `(anonymous)` from one profile to the next, which says nothing of whose work it is),
+ * and code generated at run time (zod's compiled object parsers, `new Function`), which has no name.
+ */
+function listedName(node: ProfileNode, parentOf: Map<number, ProfileNode>): string {
+  const frame = node.callFrame;
+  if (frame.url !== '' || V8_PSEUDO_FRAMES.has(frame.functionName)) return frameName(frame);
+  const kind = frame.lineNumber < 0 ? 'native' : 'generated code';
+  for (let up = parentOf.get(node.id); up; up = parentOf.get(up.id)) {
+    if (up.callFrame.url !== '') {
+      return `${frame.functionName || '(anonymous)'} (${kind}) < ${frameName(up.callFrame)}`;
+    }
+  }
+  return frameName(frame);
+}
+
 /**
  * Shares are of samples counted, not of the time between them: on a machine short of cores the
  * sampling thread itself waits, and one late sample would otherwise stand for all the time it waited.
@@ -60,6 +82,8 @@ export function summariseProfile(
   untilUs = Number.POSITIVE_INFINITY,
 ): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, ProfileNode>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n);
   const selfUs = new Map<number, number>();
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
@@ -79,7 +103,7 @@ export function summariseProfile(
     total += us;
     if (frame.functionName === '(idle)') continue;
     busy += us;
-    const name = frameName(frame);
+    const name = listedName(byId.get(id)!, parentOf);
     frames.set(name, (frames.get(name) ?? 0) + us);
     const origin = originOf(frame.url, frame.functionName);
     origins.set(origin, (origins.get(origin) ?? 0) + us);

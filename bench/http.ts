@@ -4,7 +4,8 @@
  * MCP tool call (protocol 2026-07-28 and 2025-11-25), each for a fixed
  * duration with autocannon. Prints JSON and a markdown table with req/s, the server's CPU time per
  * request (from /proc: what a request costs, which a machine shared with other work disturbs far less
- * than throughput), p50/p99 latency, the ratio to the ceiling and, for the MCP rows, the ratios of
+ * than throughput), p50/p99 latency, the ratio to the ceiling, the server's minor and major garbage
+ * collections per 1,000 requests and, for the MCP rows, the ratios of
  * throughput and of CPU per request to the same diagnostic over REST; then where the
  * server's CPU time went while it answered the REST diagnostic and each MCP era (a sampling profile of
  * the server process, taken in extra slices after the measured ones so that it does not slow them).
@@ -26,6 +27,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs as parseCliArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -112,12 +114,24 @@ async function serveChild(args: Args): Promise<void> {
     logger: { level: 'info', stream: fs.createWriteStream('/dev/null') },
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  // Collections so far, by kind, for the parent to take per slice of load: an MCP exchange leaves far
+  // more garbage than the same answer over REST, and the major collections it brings set its p99.
+  const gc = { minor: 0, major: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) gc.minor++;
+      else if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) gc.major++;
+    }
+  }).observe({ entryTypes: ['gc'] });
   process.send?.({ url, key: secret });
-  // The parent asks for a CPU profile of this process around a slice of load.
+  // The parent asks for a CPU profile of this process around a slice of load, or for the GC counts.
   let stopProfiling: (() => Promise<Parameters<typeof summariseProfile>[0]>) | null = null;
   let from = 0;
-  process.on('message', (m: { profile?: 'start' | 'stop' }) => {
-    if (m.profile === 'start') {
+  process.on('message', (m: { profile?: 'start' | 'stop'; gc?: true }) => {
+    if (m.gc) {
+      process.send?.({ gc: { ...gc } });
+    } else if (m.profile === 'start') {
       void startProfiling().then((stop) => {
         stopProfiling = stop;
         from = Number(process.hrtime.bigint() / 1000n);
@@ -157,6 +171,9 @@ interface Row {
   ratio_to_rest?: number;
   /** MCP rows: server CPU per request against the REST diagnostic's in the same round. */
   cpu_ratio_to_rest?: number;
+  /** The server's minor (scavenge) and major (mark-compact) collections per 1,000 requests. */
+  gc_minor_per_1k: number;
+  gc_major_per_1k: number;
   non2xx: number;
   errors: number;
 }
@@ -182,6 +199,14 @@ interface Sample {
   result: autocannon.Result;
   /** Server CPU microseconds per request of the slice. */
   cpuUs: number;
+  /** The server's collections during the slice, per 1,000 requests. */
+  gcMinorPer1k: number;
+  gcMajorPer1k: number;
+}
+
+interface GcCounts {
+  minor: number;
+  major: number;
 }
 
 /**
@@ -194,8 +219,10 @@ async function run(
   t: Target,
   duration: number,
   connections: number,
-  pid: number,
+  child: ChildProcess,
 ): Promise<Sample> {
+  const pid = child.pid!;
+  const gcBefore = (await ask<{ gc: GcCounts }>(child, { gc: true })).gc;
   const before = cpuUs(pid);
   const result = await autocannon({
     url: url + t.path,
@@ -205,7 +232,15 @@ async function run(
     duration,
     connections,
   });
-  return { result, cpuUs: (cpuUs(pid) - before) / Math.max(1, result.requests.total) };
+  const used = cpuUs(pid) - before;
+  const gcAfter = (await ask<{ gc: GcCounts }>(child, { gc: true })).gc;
+  const perK = 1000 / Math.max(1, result.requests.total);
+  return {
+    result,
+    cpuUs: used / Math.max(1, result.requests.total),
+    gcMinorPer1k: (gcAfter.minor - gcBefore.minor) * perK,
+    gcMajorPer1k: (gcAfter.major - gcBefore.major) * perK,
+  };
 }
 
 /**
@@ -376,17 +411,17 @@ async function main(): Promise<void> {
   const profiles: { name: string; summary: ProfileSummary }[] = [];
   let serverPeakRssMb = Number.NaN;
   try {
-    for (const t of targets) await run(server.url, t, 1, args.connections, pid);
+    for (const t of targets) await run(server.url, t, 1, args.connections, server.child);
     for (let round = 0; round < rounds; round++) {
       for (const t of targets) {
-        const r = await run(server.url, t, slice, args.connections, pid);
+        const r = await run(server.url, t, slice, args.connections, server.child);
         samples.set(t.name, [...(samples.get(t.name) ?? []), r]);
       }
     }
     if (args.profileSeconds > 0) {
       for (const t of targets.filter((t) => t.name === REST_DIAGNOSTIC || t.name.startsWith('mcp '))) {
         await ask(server.child, { profile: 'start' });
-        await run(server.url, t, args.profileSeconds, args.connections, pid);
+        await run(server.url, t, args.profileSeconds, args.connections, server.child);
         const { summary } = await ask<{ summary: ProfileSummary }>(server.child, { profile: 'stop' });
         profiles.push({ name: t.name, summary });
       }
@@ -414,6 +449,8 @@ async function main(): Promise<void> {
         ratio: Number.NaN,
         non2xx: r.non2xx,
         errors: 0,
+        gc_minor_per_1k: Number.NaN,
+        gc_major_per_1k: Number.NaN,
       };
     } finally {
       server2.child.disconnect();
@@ -441,6 +478,8 @@ async function main(): Promise<void> {
         : {}),
       non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
       errors: rs.reduce((n, r) => n + r.errors, 0),
+      gc_minor_per_1k: round2(median(ss.map((s) => s.gcMinorPer1k))),
+      gc_major_per_1k: round2(median(ss.map((s) => s.gcMajorPer1k))),
     };
   });
   if (nodeClient) rows.push(nodeClient);
@@ -469,16 +508,17 @@ async function main(): Promise<void> {
     );
     console.log('');
     console.log(
-      '| route | request | req/s | server CPU µs/req | p50 ms | p99 ms | ratio to ceiling | req/s ratio to REST diagnostic | CPU ratio to REST diagnostic | non-2xx |',
+      '| route | request | req/s | server CPU µs/req | p50 ms | p99 ms | ratio to ceiling | req/s ratio to REST diagnostic | CPU ratio to REST diagnostic | GCs per 1,000 req (minor / major) | non-2xx |',
     );
-    console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       const ratio = Number.isNaN(r.ratio) ? 'n/a' : r.ratio.toFixed(2);
       const cpu = Number.isNaN(r.cpu_us) ? 'n/a' : String(r.cpu_us);
       const toRest = r.ratio_to_rest === undefined ? '' : r.ratio_to_rest.toFixed(2);
       const cpuToRest = r.cpu_ratio_to_rest === undefined ? '' : r.cpu_ratio_to_rest.toFixed(2);
+      const gcs = Number.isNaN(r.gc_minor_per_1k) ? 'n/a' : `${r.gc_minor_per_1k} / ${r.gc_major_per_1k}`;
       console.log(
-        `| ${r.name} | \`${r.request}\` | ${r.rps} | ${cpu} | ${r.p50_ms} | ${r.p99_ms} | ${ratio} | ${toRest} | ${cpuToRest} | ${r.non2xx} |`,
+        `| ${r.name} | \`${r.request}\` | ${r.rps} | ${cpu} | ${r.p50_ms} | ${r.p99_ms} | ${ratio} | ${toRest} | ${cpuToRest} | ${gcs} | ${r.non2xx} |`,
       );
     }
     for (const { name, summary } of profiles) {
