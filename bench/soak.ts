@@ -16,7 +16,10 @@
  * `--without-snapshots` sends the rest of the mix only (snapshot requests become the next request
  * type), to tell the memory of page conversion from everything else's.
  *
- * Growth is reported as the RSS slope over the second half of the run (after warm-up), in MB/min.
+ * Growth is reported as the RSS slope over the second half of the run (after warm-up), in MB/min. The
+ * CPU time per request of the server and of the converter (user + system, from /proc) and the machine's
+ * load average are reported beside it: a setting that saves memory must not cost the server more CPU,
+ * and on a shared machine only runs side by side compare.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -44,6 +47,12 @@ interface Sample {
   pssMb: number;
   heapMb: number;
   externalMb: number;
+  /** CPU time (user + system) the server's own process has used since it started, ms. */
+  serverCpuMs: number;
+  /** The same for the processes it started that are alive now (the converter), ms. */
+  childCpuMs: number;
+  /** The machine's one-minute load average (other work sharing the cores). */
+  load1: number;
   requests: number;
   errors5xx: number;
 }
@@ -178,6 +187,21 @@ function pssMb(pid: number): number {
   }
 }
 
+/** /proc clock ticks are 1/100 s on Linux. */
+const TICK_MS = 10;
+
+/** CPU time (user + system) a process has used, ms; 0 once it has exited. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the state field.
+    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
 /** The processes descending from `pid` (found by their parent ids in /proc). */
 function descendants(pid: number): number[] {
   const parents = new Map<number, number[]>();
@@ -280,13 +304,16 @@ async function main(): Promise<void> {
       pssMb: treePssMb(server.pid!),
       heapMb: await metric(base, 'heatsource_nodejs_heap_size_used_bytes'),
       externalMb: await metric(base, 'heatsource_nodejs_external_memory_bytes'),
+      serverCpuMs: cpuMs(server.pid!),
+      childCpuMs: descendants(server.pid!).reduce((sum, p) => sum + cpuMs(p), 0),
+      load1: os.loadavg()[0]!,
       requests,
       errors5xx,
     });
     if (!values.json) {
       const s = samples[samples.length - 1]!;
       console.error(
-        `${s.seconds}s rss ${s.rssMb.toFixed(1)} MB (server ${s.serverRssMb.toFixed(1)} MB) pss ${s.pssMb.toFixed(1)} MB heap ${s.heapMb.toFixed(1)} MB external ${s.externalMb.toFixed(1)} MB requests ${s.requests} 5xx ${s.errors5xx}`,
+        `${s.seconds}s rss ${s.rssMb.toFixed(1)} MB (server ${s.serverRssMb.toFixed(1)} MB) pss ${s.pssMb.toFixed(1)} MB heap ${s.heapMb.toFixed(1)} MB external ${s.externalMb.toFixed(1)} MB cpu ${(s.serverCpuMs / 1000).toFixed(1)}+${(s.childCpuMs / 1000).toFixed(1)} s load ${s.load1.toFixed(2)} requests ${s.requests} 5xx ${s.errors5xx}`,
       );
     }
   };
@@ -330,6 +357,8 @@ async function main(): Promise<void> {
 
   const elapsed = (Date.now() - started) / 1000;
   const peak = Math.max(...samples.map((s) => s.rssMb));
+  const last = samples[samples.length - 1]!;
+  const loads = samples.map((s) => s.load1);
   const result = {
     machine: machineLine(),
     minutes,
@@ -345,6 +374,10 @@ async function main(): Promise<void> {
     rssEndMb: Math.round(samples[samples.length - 1]!.rssMb),
     pssPeakMb: Math.round(Math.max(...samples.map((s) => s.pssMb))),
     rssSlopeSecondHalfMbPerMin: Math.round(slope(samples) * 100) / 100,
+    // CPU per request counts start-up too (about a second of the server's CPU), the same in every run.
+    serverCpuUsPerRequest: Math.round((1000 * last.serverCpuMs) / requests),
+    converterCpuUsPerRequest: Math.round((1000 * last.childCpuMs) / requests),
+    loadAverage: [Math.min(...loads), Math.max(...loads)].map((l) => Math.round(l * 10) / 10),
     samples,
   };
   if (values.json) {
@@ -359,6 +392,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `RSS peak ${result.rssPeakMb} MB, end ${result.rssEndMb} MB, slope over the second half ${result.rssSlopeSecondHalfMbPerMin} MB/min; PSS peak ${result.pssPeakMb} MB`,
+  );
+  console.log(
+    `CPU per request: server ${result.serverCpuUsPerRequest} µs, converter ${result.converterCpuUsPerRequest} µs; load average ${result.loadAverage.join('-')}`,
   );
   console.log(
     '\n| minute | RSS MB (with children) | server RSS MB | PSS MB (with children) | heap MB | external MB | requests |\n|---:|---:|---:|---:|---:|---:|---:|',
