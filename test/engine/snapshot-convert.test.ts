@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONVERTER_ENV, SnapshotConverter } from '../../src/engine/snapshot-convert.js';
+import { CONVERTER_ENV, CONVERTER_EXEC_ARGV, SnapshotConverter } from '../../src/engine/snapshot-convert.js';
 
 /**
  * The snapshot converter process: conversions in a process of its own (started with the allocator
@@ -42,6 +42,9 @@ describe('the snapshot converter process', () => {
     expect(pid).not.toBe(process.pid);
     const env = (await import('node:fs')).readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
     for (const [name, value] of Object.entries(CONVERTER_ENV)) expect(env).toContain(`${name}=${value}`);
+    // Started without V8's compilers (they would only cost it memory): the flags are on its command line.
+    const argv = (await import('node:fs')).readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    for (const flag of CONVERTER_EXEC_ARGV) expect(argv).toContain(flag);
   });
 
   it('fails a conversion it cannot do, and goes on converting', async () => {
