@@ -116,7 +116,7 @@ function rank(
   if (analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
   const named = brand || documents ? undefined : namedDocuments(view, analyzed);
-  const options = { named, titleTerms: titleTermsOf(view) };
+  const options = { named, titleTerms: titleTermsOf(view), modelWords: modelWords(view, analyzed) };
   const pages = rankPages(view.reader, analyzed, filter, options).slice(0, MAX_RESULTS);
   return asksForQuantity(q) ? numbersFirst(view, analyzed, pages) : pages;
 }
@@ -184,6 +184,16 @@ function namedDocuments(view: CorpusView, analyzed: AnalyzedQuery): ReadonlySet<
     if (brand) for (const id of view.documentsOfBrand(brand)) out.add(id);
   }
   return out.size > 0 ? out : undefined;
+}
+
+/** Indexes of the question's words that name a model of the bundle ("PC1001", "BLN-010TB1"). */
+function modelWords(view: CorpusView, analyzed: AnalyzedQuery): ReadonlySet<number> {
+  const out = new Set<number>();
+  analyzed.words.forEach((word, i) => {
+    const name = word.exact[0];
+    if (name && word.code && view.documentsOfModelName(normModel(name)).length > 0) out.add(i);
+  });
+  return out;
 }
 
 /**

@@ -89,6 +89,8 @@ export interface RankOptions {
   named?: ReadonlySet<string>;
   /** The index terms of a document's title (all views), or undefined when it has none (title-credit.ts). */
   titleTerms?: (documentId: string) => ReadonlySet<string> | undefined;
+  /** Indexes in `query.words` of the words that name a model the bundle knows (`headedModels`). */
+  modelWords?: ReadonlySet<number>;
 }
 
 /** Which chunks may be returned; an empty value does not restrict. */
@@ -150,7 +152,8 @@ type Group = QueryWord & { pairs?: string[] };
  * how many it matches, so that covering more of the question beats repeating one word. A page scores
  * mostly as its best chunk, partly as if it were one chunk (per word, its best chunk's score). With
  * `titleTerms`, a word of a manual's title counts on every page of it at half its best score there
- * (title-credit.ts). Ties are broken by document, page and chunk id, so the order is deterministic.
+ * (title-credit.ts), and with `modelWords` so does a model the question names that the manual prints in
+ * a heading (`headedModels`). Ties are broken by document, page and chunk id, so the order is deterministic.
  *
  * The full-text index proposes CANDIDATES chunks: those matching the most words, then the highest sum of
  * their matched terms' weights times IDF, filters applied in the query; on a large corpus only the rarest
@@ -232,7 +235,12 @@ export function rankPages(
     });
     return { candidate, scores, corrections };
   });
-  const credit = titleCredit(rows, scored, options.titleTerms);
+  const credit = titleCredit(
+    rows,
+    scored,
+    options.titleTerms,
+    headedModels(rows, scored, options.modelWords),
+  );
 
   const pages = new Map<string, PageScore>();
   for (const { candidate, scores, corrections } of rows) {
@@ -302,6 +310,36 @@ export function rankPages(
       compare(a.chunkId, b.chunkId),
   );
   return ranked;
+}
+
+/**
+ * Per candidate document, the model words of the question (`modelWords`) that one of its candidate
+ * chunks holds in its section path: a manual that prints a model's name in a heading has a part about
+ * that model (a pool heat pump's manual with a section on its controller), so the name counts on every
+ * page of that manual as a title word does (title-credit.ts), and the pages of that part compete with
+ * the manual named after the model on the question's other words. A model name standing only in running
+ * text gives no such credit: a word credited on every page of each manual that merely mentions it lost
+ * a held-out question (BENCHMARKS.md, search round of 2026-11-26, fourth). One pass over the candidates,
+ * and none when the question names no model.
+ */
+function headedModels(
+  rows: readonly { candidate: { documentId: string; terms: ChunkTerms }; scores: readonly number[] }[],
+  scored: readonly { terms: readonly ScoredTerm[] }[],
+  modelWords: ReadonlySet<number> | undefined,
+): Map<string, Set<number>> | undefined {
+  if (!modelWords?.size) return undefined;
+  const headed = new Map<string, Set<number>>();
+  for (const { candidate, scores } of rows) {
+    for (const w of modelWords) {
+      if (!scores[w] || headed.get(candidate.documentId)?.has(w)) continue;
+      const terms = scored[w]?.terms ?? [];
+      if (!terms.some((t) => !t.part && candidate.terms.frequency(FIELD.section, t.term) > 0)) continue;
+      const set = headed.get(candidate.documentId) ?? new Set<number>();
+      set.add(w);
+      headed.set(candidate.documentId, set);
+    }
+  }
+  return headed;
 }
 
 const FIELD = Object.fromEntries(INDEX_FIELDS.map((f, i) => [f, i])) as Record<IndexField, number>;

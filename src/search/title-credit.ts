@@ -9,11 +9,16 @@ export const TITLE_SHARE = 0.5;
  * so the pages of a manual compete on the question's other words (a cover page or a nomenclature page
  * that repeats the name no longer outranks the page that answers), while the manual as a whole keeps
  * what its name is worth against other manuals.
+ *
+ * `headed` adds, per document, the words that count as its title words although its title lacks them:
+ * a model the question names that the manual prints in a heading (a manual with a part about that
+ * model, rank.ts `headedModels`).
  */
 export function titleCredit(
   rows: readonly { candidate: { documentId: string }; scores: readonly number[] }[],
   words: readonly { terms: readonly { term: string }[] }[],
   titleTerms: ((documentId: string) => ReadonlySet<string> | undefined) | undefined,
+  headed?: ReadonlyMap<string, ReadonlySet<number>>,
 ): Map<string, (number | undefined)[]> {
   const credit = new Map<string, (number | undefined)[]>();
   if (!titleTerms) return credit;
@@ -23,7 +28,10 @@ export function titleCredit(
     let list = credit.get(id);
     if (!list) {
       const title = titleTerms(id);
-      list = words.map(({ terms }) => (title && terms.some((t) => title.has(t.term)) ? 0 : undefined));
+      const extra = headed?.get(id);
+      list = words.map(({ terms }, w) =>
+        (title && terms.some((t) => title.has(t.term))) || extra?.has(w) ? 0 : undefined,
+      );
       credit.set(id, list);
     }
     scores.forEach((s, w) => {

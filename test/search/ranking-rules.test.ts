@@ -15,17 +15,19 @@ import { type ChunkIndex, type RankOptions, rankPages } from '../../src/search/r
 interface Manual {
   id: string;
   title: string;
-  pages: string[];
+  /** A page's text, or its text and the section path it stands under. */
+  pages: (string | { text: string; section: string })[];
 }
 
 function memoryIndex(manuals: Manual[]): { index: ChunkIndex; titleTerms: RankOptions['titleTerms'] } {
   const chunks = manuals.flatMap((m) =>
-    m.pages.map((text, i) => ({
+    m.pages.map((page, i) => ({
       id: `${m.id}.p${i + 1}`,
       documentId: m.id,
       page: i + 1,
       language: 'en',
-      indexed: analyzeChunk(text, '', 'en'),
+      indexed:
+        typeof page === 'string' ? analyzeChunk(page, '', 'en') : analyzeChunk(page.text, page.section, 'en'),
     })),
   );
   const df = new Map<string, number[]>();
@@ -119,5 +121,49 @@ describe('ranking rules', () => {
     expect(ranked.findIndex((r) => r.documentId === 'boiler')).toBeGreaterThan(2);
     // Without the titles, the cover that repeats the name comes first.
     expect(top(rankPages(index, query, {}))).toBe('gw p1');
+  });
+
+  it('credits a model the question names to every page of a manual that has a section headed with it', () => {
+    const manuals: Manual[] = [
+      {
+        id: 'controller',
+        title: 'Technical Manual of ZX200',
+        pages: [
+          'Parameter menu: enter the password to change a value.',
+          'Parameter menu: the user enters the factory password on the controller.',
+          'Wiring of the display board.',
+        ],
+      },
+      {
+        id: 'pool',
+        title: 'Pool Heat Pump Technical Manual',
+        pages: [
+          { text: 'Section 4 ZX200 controller', section: 'Section 4 ZX200 controller' },
+          {
+            text: 'User password 22. Factory password 66.',
+            section: 'Controller operation / Parameter levels',
+          },
+          ...filler(6, 'Pool water flow and filter cleaning.'),
+        ],
+      },
+    ];
+    const { index, titleTerms } = memoryIndex(manuals);
+    const query = analyzeQuery(
+      'What are the user and factory passwords for parameter setting on the ZX200 controller?',
+    );
+    const model = query.words.findIndex((w) => w.exact[0] === 'zx200');
+    expect(model).toBeGreaterThanOrEqual(0);
+    const ranked = rankPages(index, query, {}, { titleTerms, modelWords: new Set([model]) });
+    expect(top(ranked)).toBe('pool p2');
+    // Without the rule, the manual named after the model answers with a page that only mentions the words.
+    expect(top(rankPages(index, query, {}, { titleTerms }))).toBe('controller p2');
+    // A model named only in running text gives no such credit.
+    const mentioned = memoryIndex(
+      manuals.map((m) =>
+        m.id === 'pool' ? { ...m, pages: ['Section 4 ZX200 controller', ...m.pages.slice(1)] } : m,
+      ),
+    );
+    const plain = rankPages(mentioned.index, query, {}, { ...mentioned, modelWords: new Set([model]) });
+    expect(top(plain)).toBe('controller p2');
   });
 });
