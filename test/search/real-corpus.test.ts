@@ -24,11 +24,12 @@ interface QuestionKey {
  * The floors of the in-sample manuals (those the rules were written on), as measured in BENCHMARKS.md
  * ("Free-text search without a brand", second round of 2026-11-26: 59 / 66 of 71 with the brand, 58 / 66
  * without), rounded down: one question fewer fails. hit@3 raised in the third round of 2026-11-26 (the
- * answer type) to what it measured on these 65 questions: 62 / 65 (0.954) on both paths.
+ * answer type) to what it measured on these 65 questions: 62 / 65 (0.954) on both paths; hit@1 raised in
+ * the fourth round of 2026-11-26 (a model named in a manual's heading) to 55 / 65 (0.846) on both paths.
  */
 const FLOORS = {
-  brand: { hit1: 0.81, hit3: 0.95 },
-  open: { hit1: 0.8, hit3: 0.95 },
+  brand: { hit1: 0.84, hit3: 0.95 },
+  open: { hit1: 0.84, hit3: 0.95 },
 };
 
 /**
