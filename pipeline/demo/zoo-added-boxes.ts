@@ -96,7 +96,7 @@ export function subrowGroupBox(
 }
 
 /** A line of an index or a contents list: the entry, a dot leader and the page number at the right. */
-export function leaderLineBox(p: Painter, text: string, page: () => string, width: number, g: Geometry): Box {
+export function leaderLineBox(text: string, page: () => string, width: number, g: Geometry): Box {
   const s: TextStyle = { size: g.size + 0.5, leading: g.leading + 2 };
   return {
     height: s.leading,

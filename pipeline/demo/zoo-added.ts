@@ -206,7 +206,6 @@ export function addedCodeBoxes(
       );
       const index = sorted.map((e) =>
         leaderLineBox(
-          p,
           codeFirst ? `${e.code}${separator}${e.fault.meaning}` : `${e.fault.meaning} (${e.code})`,
           () => String(pagesOf(`${e.code}${tag}`)[0] ?? ''),
           width * 0.8,
