@@ -208,7 +208,8 @@ function request(
 ): Record<string, unknown> {
   const input: Record<string, unknown> = { brand: key.brand ?? doc?.brand, error_code: key.code };
   if (key.model) input.model = key.model;
-  if (doc && /^[a-z]{2}$/.test(doc.language)) input.language = doc.language;
+  if (key.language) input.language = key.language;
+  else if (doc && /^[a-z]{2}$/.test(doc.language)) input.language = doc.language;
   return input;
 }
 

@@ -10,10 +10,20 @@ export type AnswerKey =
       brand?: string;
       model?: string;
       code: string;
+      /** The language the request names, where it is not the manual's (a manual in two languages). */
+      language?: string;
       pages: number[];
       meaning: string;
     }
-  | { kind: 'negative'; id: string; document: string; brand?: string; model?: string; code: string }
+  | {
+      kind: 'negative';
+      id: string;
+      document: string;
+      brand?: string;
+      model?: string;
+      code: string;
+      language?: string;
+    }
   | { kind: 'question'; id: string; document: string; query: string; pages: number[] };
 
 interface RawKey {
@@ -22,6 +32,7 @@ interface RawKey {
   brand?: string;
   model?: string;
   code?: string;
+  language?: string;
   query?: string;
   pages?: number[];
   meaning?: string | null;
@@ -49,6 +60,7 @@ export function readAnswerKeys(dir: string): AnswerKey[] {
           brand: raw.brand,
           model: raw.model,
           code: raw.code,
+          ...(raw.language ? { language: raw.language } : {}),
         });
       } else if (raw.code && raw.meaning && raw.pages) {
         out.push({
@@ -58,6 +70,7 @@ export function readAnswerKeys(dir: string): AnswerKey[] {
           brand: raw.brand,
           model: raw.model,
           code: raw.code,
+          ...(raw.language ? { language: raw.language } : {}),
           pages: raw.pages,
           meaning: raw.meaning,
         });

@@ -11,6 +11,13 @@ export interface ZooGroupFigures {
   answer: number | null;
   excerpt: number | null;
   negatives: number | null;
+  /** Code keys answered with the key's page and meaning. */
+  right: number;
+  /** Code keys answered (state `answer`) with another page or meaning. */
+  wrong: number;
+  /** Code keys answered `unknown_code`, and `ambiguous` (or another state). */
+  unknown: number;
+  ambiguous: number;
 }
 
 function pct(num: number, den: number): number | null {
@@ -28,14 +35,22 @@ function groupOf(document: string): { layout: ZooLayout; language: ZooLanguage }
 
 /** Answer-path figures of the zoo per layout or per language, and over all its manuals. */
 export function zooGroups(report: QualityReport, by: 'layout' | 'language'): ZooGroupFigures[] {
-  const groups = new Map<string, { keys: number; ok: number; excerpt: number; neg: number; negOk: number }>();
+  const groups = new Map<
+    string,
+    { keys: number; ok: number; excerpt: number; neg: number; negOk: number; wrong: number; unknown: number }
+  >();
   const add = (name: string, m: QualityReport['manuals'][number]) => {
-    const g = groups.get(name) ?? { keys: 0, ok: 0, excerpt: 0, neg: 0, negOk: 0 };
+    const g = groups.get(name) ?? { keys: 0, ok: 0, excerpt: 0, neg: 0, negOk: 0, wrong: 0, unknown: 0 };
     g.keys += m.answers.codeKeys;
     g.ok += m.answers.answerOk;
     g.excerpt += m.answers.excerptOk;
     g.neg += m.answers.negatives;
     g.negOk += m.answers.negativesOk;
+    // Counted from the misses' kinds only: a layout set aside is read as totals, never miss by miss.
+    for (const miss of m.answers.misses) {
+      if (miss.problem === 'page' || miss.problem === 'meaning') g.wrong++;
+      else if (miss.problem === 'state' && miss.detail.startsWith('unknown_code')) g.unknown++;
+    }
     groups.set(name, g);
   };
   for (const m of report.manuals) {
@@ -51,6 +66,10 @@ export function zooGroups(report: QualityReport, by: 'layout' | 'language'): Zoo
       answer: pct(g.ok, g.keys),
       excerpt: pct(g.excerpt, g.keys),
       negatives: pct(g.negOk, g.neg),
+      right: g.ok,
+      wrong: g.wrong,
+      unknown: g.unknown,
+      ambiguous: g.keys - g.ok - g.wrong - g.unknown,
     }));
 }
 
@@ -58,11 +77,13 @@ export function zooTable(report: QualityReport): string {
   const cell = (v: number | null) => (v === null ? '–' : `${v} %`);
   const lines: string[] = [];
   for (const by of ['layout', 'language'] as const) {
-    lines.push(`| ${by} | code keys | answer: page + meaning | excerpt holds meaning | negatives |`);
-    lines.push('|---|---:|---:|---:|---:|');
+    lines.push(
+      `| ${by} | code keys | answer: page + meaning | excerpt holds meaning | negatives | right / wrong / unknown / ambiguous |`,
+    );
+    lines.push('|---|---:|---:|---:|---:|---:|');
     for (const g of zooGroups(report, by))
       lines.push(
-        `| ${g.group} | ${g.codeKeys} | ${cell(g.answer)} | ${cell(g.excerpt)} | ${cell(g.negatives)} |`,
+        `| ${g.group} | ${g.codeKeys} | ${cell(g.answer)} | ${cell(g.excerpt)} | ${cell(g.negatives)} | ${g.right} / ${g.wrong} / ${g.unknown} / ${g.ambiguous} |`,
       );
     const o = report.overall;
     lines.push(

@@ -80,7 +80,7 @@ function drawRow(
  * Column widths in points: the spec's proportions, widened where a column's longest word would not fit
  * (a typesetter never lets a word run into the next cell), the widest column giving up the difference.
  */
-function columnWidths(p: Painter, spec: TableSpec, width: number, g: Geometry): number[] {
+export function columnWidths(p: Painter, spec: TableSpec, width: number, g: Geometry): number[] {
   const total = spec.widths.reduce((a, b) => a + b, 0);
   const widths = spec.widths.map((w) => (w / total) * width);
   const need = widths.map((_, ci) => {
@@ -107,25 +107,48 @@ function columnWidths(p: Painter, spec: TableSpec, width: number, g: Geometry): 
   return widths;
 }
 
-/** A table as a header box and one box per row, so that it breaks between rows like a typeset table. */
-export function tableBoxes(p: Painter, spec: TableSpec, width: number, g: Geometry): Box[] {
+/**
+ * A table's header row as a box, `caption` (bold) above it when given: what a table prints at its top
+ * and, in some manuals, again where it continues on a new page.
+ */
+export function headerBox(p: Painter, spec: TableSpec, widths: number[], g: Geometry, caption?: string): Box {
+  const header = measureRow(p, spec.header, widths, g, true);
+  const captionStyle: TextStyle = { size: g.size + 1, leading: (g.size + 1) * 1.6 };
+  const above = caption ? captionStyle.leading : 0;
+  return {
+    height: header.height + above,
+    spaceBefore: 8,
+    keepWithNext: true,
+    draw: (pp, x, top) => {
+      if (caption) pp.text(caption, x + g.inset, baseline(top, captionStyle), 'bold', captionStyle.size);
+      drawRow(pp, header, widths, x + g.inset, top + above, g, spec, true);
+    },
+  };
+}
+
+/**
+ * A table as a header box and one box per row, so that it breaks between rows like a typeset table.
+ * With `repeat`, a row that starts a new page has the header printed again above it (after the caption
+ * `repeat` names, when it is not empty); without, the table just goes on on the next page.
+ */
+export function tableBoxes(
+  p: Painter,
+  spec: TableSpec,
+  width: number,
+  g: Geometry,
+  repeat?: { caption: string },
+): Box[] {
   const inner = width - g.inset;
   const widths = columnWidths(p, spec, inner, g);
-  const header = measureRow(p, spec.header, widths, g, true);
-  const boxes: Box[] = [
-    {
-      height: header.height,
-      spaceBefore: 8,
-      keepWithNext: true,
-      draw: (pp, x, top) => drawRow(pp, header, widths, x + g.inset, top, g, spec, true),
-    },
-  ];
+  const continuation = repeat ? headerBox(p, spec, widths, g, repeat.caption || undefined) : undefined;
+  const boxes: Box[] = [headerBox(p, spec, widths, g)];
   for (const row of spec.rows) {
     const measured = measureRow(p, row.cells, widths, g, false);
     boxes.push({
       height: measured.height + (spec.ruling === 'grid' ? 0 : g.padY),
       spaceBefore: 0,
       codes: row.codes,
+      ...(continuation ? { continuation } : {}),
       draw: (pp, x, top) => drawRow(pp, measured, widths, x + g.inset, top, g, spec, false),
     });
   }

@@ -20,6 +20,15 @@ export const ZOO_LAYOUTS = [
   'rotated',
   'cards',
   'lowercase',
+  // Added after the reader's rules were written, and measured before it met them; appended so that the
+  // layouts above keep their seeds' drawings.
+  'continued',
+  'three_column',
+  'subrows',
+  'summary',
+  'navigation',
+  'mixed_case',
+  'bilingual',
 ] as const;
 export type ZooLayout = (typeof ZOO_LAYOUTS)[number];
 
@@ -56,6 +65,17 @@ const WORDS = [
   'steps',
   /** How a label meets its value: ":" or, in French typography, " :". */
   'colon',
+  /** The heading of a manual's index of terms. */
+  'index',
+  /** A short name of a fault, as a column header. */
+  'name',
+  /** A column pointing to the section that treats a code ("See section"). */
+  'see',
+  /** The caption of a drawing of the controller's display. */
+  'panel',
+  /** A cause and remedy many faults share, printed as a sub-row of its own. */
+  'board_cause',
+  'board_remedy',
 ] as const;
 
 const faultSchema = z.strictObject({

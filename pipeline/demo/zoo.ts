@@ -15,6 +15,7 @@ import { drawManualPages } from './page-furniture.js';
 import { CONTENT_WIDTH } from './page-geometry.js';
 import type { Painter } from './painter.js';
 import { seededRandom } from './seeded-random.js';
+import { type AddedLayout, addedCodeBoxes, type ZooEntry, type ZooSection } from './zoo-added.js';
 import {
   cardBox,
   type Geometry,
@@ -46,6 +47,8 @@ export interface ZooKeyLine {
   brand: string;
   model: string;
   code: string;
+  /** The language the request names, where it is not the manual's own (a manual in two languages). */
+  language?: ZooLanguage;
   pages: number[];
   meaning: string | null;
   expected_state: 'answer' | 'unknown_code';
@@ -60,10 +63,7 @@ export interface ZooManual {
   key: ZooKeyLine[];
 }
 
-interface Entry {
-  code: string;
-  fault: ZooFault;
-}
+type Entry = ZooEntry;
 
 const ACCENTS = ['#1d5c96', '#2e7d32', '#8e2430', '#5b4a9e', '#b05a00', '#00707a'];
 const FOLIOS: ManualLayout['folio'][] = ['page_of_total', 'page_of', 'dash'];
@@ -248,7 +248,23 @@ function codeBoxes(
       });
       return tableBoxes(p, spec, width, g);
     }
+    default:
+      throw new Error(`${layout}: drawn by zoo-added.ts`);
   }
+}
+
+const ADDED: readonly ZooLayout[] = [
+  'continued',
+  'three_column',
+  'subrows',
+  'summary',
+  'navigation',
+  'mixed_case',
+  'bilingual',
+] satisfies AddedLayout[];
+
+function isAdded(layout: ZooLayout): layout is AddedLayout {
+  return ADDED.includes(layout);
 }
 
 /** How many codes each layout lists. */
@@ -261,7 +277,19 @@ const COUNTS: Record<ZooLayout, [number, number]> = {
   rotated: [7, 9],
   cards: [6, 9],
   lowercase: [8, 12],
+  continued: [10, 14],
+  three_column: [16, 22],
+  subrows: [5, 7],
+  summary: [6, 9],
+  navigation: [7, 10],
+  mixed_case: [9, 12],
+  bilingual: [7, 10],
 };
+
+/** The language the second half of a manual in two languages is printed in. */
+function secondLanguage(language: ZooLanguage): ZooLanguage {
+  return language === 'en' ? 'de' : 'en';
+}
 
 export function zooSlug(layout: ZooLayout, language: ZooLanguage): string {
   return `zoo-${layout.replace(/_/g, '-')}-${language}`;
@@ -280,7 +308,7 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
   const brand = vocab.brands[brandIndex]!;
   const prefix = vocab.model_prefixes[brandIndex % vocab.model_prefixes.length]!;
   // Model names of their own per manual: the zoo's manuals share brands, never a model.
-  const series = `${'ABCDEFGHJK'[layoutIndex]}${ZOO_LANGUAGES.indexOf(language) + 1}`;
+  const series = `${'ABCDEFGHJKLNPRSUVWXYZ'[layoutIndex]}${ZOO_LANGUAGES.indexOf(language) + 1}`;
   const models = [6, 9, 12].map(
     (kw) => `${prefix}-${String(kw).padStart(2, '0')}${series}${pick(['M', 'T'], random)}`,
   );
@@ -288,11 +316,22 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
   const count = lo + Math.floor(random() * (hi - lo + 1));
   const pool = vocab.layouts[layout].codes;
   const chosen = shuffled(pool, random).slice(0, count);
+  if (layout === 'mixed_case') {
+    // A code printed in small and capital letters (`Eb`, `EB`) is two faults: both are listed.
+    for (const c of [...chosen])
+      for (const twin of pool)
+        if (twin !== c && twin.toUpperCase() === c.toUpperCase() && !chosen.includes(twin)) chosen.push(twin);
+  }
   // Listed in the order the display family sorts in, like a manual's table.
   const order = new Map(pool.map((c, i) => [c, i]));
   chosen.sort((a, b) => order.get(a)! - order.get(b)!);
-  const faults = shuffled(words.faults, random);
-  const entries: Entry[] = chosen.map((code, i) => ({ code, fault: faults[i % faults.length]! }));
+  // Faults are drawn by their place in the list, which is the same in every language.
+  const faultOrder = shuffled(
+    words.faults.map((_, i) => i),
+    random,
+  );
+  const faultAt = (i: number) => faultOrder[i % faultOrder.length]!;
+  const entries: Entry[] = chosen.map((code, i) => ({ code, fault: words.faults[faultAt(i)]! }));
   const negatives = shuffled(vocab.layouts[layout].negatives, random).slice(0, 3);
   const g = geometry(random);
   const accent = pick(ACCENTS, random);
@@ -303,7 +342,8 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
     header_order: random() < 0.5 ? 'title_left' : 'brand_left',
     header_title: title,
     footer_text: `${brand} · ${slug.toUpperCase()}`,
-    ...(random() < 0.5 ? { contents_title: words.words.contents } : {}),
+    // A manual that lists its codes in its contents always has contents.
+    ...(random() < 0.5 || layout === 'navigation' ? { contents_title: words.words.contents } : {}),
     continued: words.words.continued,
   };
   const cover: ManualCover = {
@@ -327,35 +367,50 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
     ModDate: new Date(Date.UTC(2025, 5, 1)),
   });
   const painter = pdf.painter;
-  const ctx: BoxContext = { painter, width: CONTENT_WIDTH, accent, continued: words.words.continued };
-  const blocks = (list: LeafBlock[]) => list.flatMap((b) => blockBoxes(b, ctx));
-  const modelTable: TableSpec = {
-    widths: [30, 35, 35],
-    header: [words.words.model, words.words.capacity, words.words.supply],
-    rows: models.map((m, i) => ({ codes: [], cells: [m, `${[6, 9, 12][i]} kW`, '230 V ~ 50 Hz'] })),
-    ruling: 'grid',
-    codeAlign: 'top',
-    codeColumn: 0,
+  const pagesOf = new Map<string, number[]>();
+  /** The body in one language; `tag` marks the codes of a second language's pages for the key. */
+  const bodyIn = (w: ZooWords, list: Entry[], tag: string): Box[] => {
+    const ctx: BoxContext = { painter, width: CONTENT_WIDTH, accent, continued: w.words.continued };
+    const blocks = (leaves: LeafBlock[]) => leaves.flatMap((b) => blockBoxes(b, ctx));
+    const modelTable: TableSpec = {
+      widths: [30, 35, 35],
+      header: [w.words.model, w.words.capacity, w.words.supply],
+      rows: models.map((m, i) => ({ codes: [], cells: [m, `${[6, 9, 12][i]} kW`, '230 V ~ 50 Hz'] })),
+      ruling: 'grid',
+      codeAlign: 'top',
+      codeColumn: 0,
+    };
+    const section: ZooSection = isAdded(layout)
+      ? addedCodeBoxes(layout, list, w, painter, ctx, g, random, (code) => pagesOf.get(code) ?? [], tag)
+      : { boxes: codeBoxes(layout, list, w, painter, ctx, g, random) };
+    return [
+      ...blocks([{ heading: { n: '1', text: w.words.safety, new_page: tag !== '' } }, { p: w.prose.safety }]),
+      ...blocks([{ heading: { n: '2', text: w.words.models } }]),
+      ...tableBoxes(painter, modelTable, CONTENT_WIDTH * 0.7, { ...g, inset: 0 }).map((b) => ({
+        ...b,
+        codes: undefined,
+      })),
+      ...blocks([{ heading: { n: '3', text: w.words.operation } }, { p: w.prose.operation }]),
+      ...blocks([{ heading: { n: '4', text: w.words.codes, new_page: true } }, { p: w.prose.codes }]),
+      ...section.boxes,
+      ...blocks([
+        { heading: { n: '5', text: w.words.maintenance, new_page: layout === 'rotated' } },
+        { p: w.prose.maintenance },
+      ]),
+      ...(section.after ?? []),
+    ];
   };
-  const body: Box[] = [
-    ...blocks([{ heading: { n: '1', text: words.words.safety } }, { p: words.prose.safety }]),
-    ...blocks([{ heading: { n: '2', text: words.words.models } }]),
-    ...tableBoxes(painter, modelTable, CONTENT_WIDTH * 0.7, { ...g, inset: 0 }).map((b) => ({
-      ...b,
-      codes: undefined,
-    })),
-    ...blocks([{ heading: { n: '3', text: words.words.operation } }, { p: words.prose.operation }]),
-    ...blocks([{ heading: { n: '4', text: words.words.codes, new_page: true } }, { p: words.prose.codes }]),
-    ...codeBoxes(layout, entries, words, painter, ctx, g, random),
-    ...blocks([
-      { heading: { n: '5', text: words.words.maintenance, new_page: layout === 'rotated' } },
-      { p: words.prose.maintenance },
-    ]),
-  ];
+  const body = bodyIn(words, entries, '');
+  // A manual in two languages prints the same pages again in its second language.
+  const second = layout === 'bilingual' ? secondLanguage(language) : undefined;
+  const secondWords = second ? loadZooWords(second) : undefined;
+  const secondEntries: Entry[] = secondWords
+    ? chosen.map((code, i) => ({ code, fault: secondWords.faults[faultAt(i)]! }))
+    : [];
+  if (secondWords) body.push(...bodyIn(secondWords, secondEntries, `@${second}`));
   const hasContents = manualLayout.contents_title !== undefined;
   const firstBodyPage = hasContents ? 3 : 2;
   const laid = layoutBody([{ kind: 'full', boxes: body }], firstBodyPage);
-  const pagesOf = new Map<string, number[]>();
   laid.pages.forEach((placements, index) => {
     for (const { box } of placements) {
       for (const code of box.codes ?? []) {
@@ -399,6 +454,39 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
       meaning: e.fault.meaning,
       expected_state: 'answer' as const,
     })),
+    // The second language's pages, asked for in that language.
+    ...secondEntries.map((e) => ({
+      id: `${slug}#${e.code}@${second}`,
+      document,
+      brand,
+      model: models[0]!,
+      code: e.code,
+      language: second,
+      pages: pagesOf.get(`${e.code}@${second}`) ?? [],
+      meaning: e.fault.meaning,
+      expected_state: 'answer' as const,
+    })),
+    // A display code in mixed case asked in capitals, where the manual prints no capital twin: the code
+    // that exists answers.
+    ...(layout === 'mixed_case'
+      ? entries
+          .filter(
+            (e) =>
+              /[a-z]/.test(e.code) &&
+              !pool.some((c) => c !== e.code && c.toUpperCase() === e.code.toUpperCase()),
+          )
+          .slice(0, 1)
+          .map((e) => ({
+            id: `${slug}#${e.code}~${e.code.toUpperCase()}`,
+            document,
+            brand,
+            model: models[0]!,
+            code: e.code.toUpperCase(),
+            pages: pagesOf.get(e.code) ?? [],
+            meaning: e.fault.meaning,
+            expected_state: 'answer' as const,
+          }))
+      : []),
     ...negatives.map((code, i) => ({
       id: `${slug}#neg-${i + 1}`,
       document,

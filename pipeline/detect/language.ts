@@ -33,8 +33,12 @@ export function detectLanguage(text: string): string {
   const words = fold(text).match(/(?<![\p{L}\p{N}])\p{L}+(?![\p{L}\p{N}])/gu) ?? [];
   const counts = new Map<string, number>();
   const sets = wordsByLanguage();
-  for (const w of words)
-    for (const [lang, set] of sets) if (set.has(w)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
+  for (const w of words) {
+    // A word frequent in several languages ("de", "la", "en") is shared evidence: each of them gets its
+    // share, so that a page of one is not told from its most frequent word as another.
+    const of = sets.filter(([, set]) => set.has(w));
+    for (const [lang] of of) counts.set(lang, (counts.get(lang) ?? 0) + 1 / of.length);
+  }
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   const [first, second] = ranked;
   if (!first || first[1] < 5) return 'mul';

@@ -257,7 +257,11 @@ function takeCarriedCells(
   const { layout, columns } = settled;
   if (!isContinuing || layout.headerLines.length === 0) return { layout, columns, carried: undefined };
   const own = nameColumns(layout, undefined);
-  const repeated = own.some((c, i) => c.header !== '' && c.header === open?.columns[i]?.header);
+  // The header printed again, or a header of its own (in another wording or language: a manual's next
+  // language takes up where the last left off), is no row's end.
+  const repeated =
+    own.some((c, i) => c.header !== '' && c.header === open?.columns[i]?.header) ||
+    layout.headerLines.some(isHeaderLike);
   if (repeated) return { layout, columns, carried: undefined };
   const carried = columns.map(() => [] as GridSegment[]);
   for (const line of layout.headerLines)

@@ -9,6 +9,28 @@ import type { CodeEntry, CorpusView } from './corpus.js';
 
 export type CodeSource = CodeEntry['origin'];
 
+/** A code as printed, spaces and hyphens aside, its letters' case kept. */
+function printedForm(code: string): string {
+  return code.replace(/[\s\-_.]+/g, '');
+}
+
+/**
+ * Where a manual prints one code in two cases (a display's `Eb` beside `EB`), they are two codes: of that
+ * manual's entries, those printed in the case asked. A manual printing the code in one case only, or none
+ * in the case asked, keeps all its entries (a code asked in the other case finds the one that exists).
+ */
+function sameCase(entries: CodeEntry[], code: string): CodeEntry[] {
+  const asked = printedForm(code);
+  const byDocument = new Map<string, CodeEntry[]>();
+  for (const e of entries)
+    byDocument.set(e.row.document_id, [...(byDocument.get(e.row.document_id) ?? []), e]);
+  return entries.filter((e) => {
+    const own = byDocument.get(e.row.document_id)!;
+    const forms = new Set(own.map((o) => printedForm(o.row.code)));
+    return forms.size < 2 || !forms.has(asked) || printedForm(e.row.code) === asked;
+  });
+}
+
 /** A code's entries from one lookup: the printed form first, the other zero padding only if absent. */
 export function findIn(
   lookup: (codeNorm: string) => CodeEntry[],
@@ -19,7 +41,7 @@ export function findIn(
     documents ? list.filter((e) => documents.has(e.row.document_id)) : list;
   const primary = codeKey(code);
   const exact = keep(lookup(primary));
-  if (exact.length > 0) return { entries: exact, variant: false };
+  if (exact.length > 0) return { entries: sameCase(exact, code), variant: false };
   const out: CodeEntry[] = [];
   for (const v of codeVariants(code)) {
     if (v === primary) continue;

@@ -22,12 +22,15 @@ describe('answers on the layout zoo', () => {
   let manuals: ZooManual[];
   let report: QualityReport;
   let recordedSeed: number;
+  /** The layouts BENCHMARKS.md records figures for (all of them when it records none). */
+  let layouts: (typeof ZOO_LAYOUTS)[number][];
 
   beforeAll(async () => {
     const recorded = parseZooRecorded(fs.readFileSync(path.join(root, 'BENCHMARKS.md'), 'utf8'));
     recordedSeed = recorded?.seed ?? 1;
+    layouts = ZOO_LAYOUTS.filter((l) => !recorded || l in recorded.layouts);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-zoo-test-'));
-    manuals = await writeZoo(dir, { layouts: ZOO_LAYOUTS, languages: ZOO_LANGUAGES, seed: recordedSeed });
+    manuals = await writeZoo(dir, { layouts, languages: ZOO_LANGUAGES, seed: recordedSeed });
     report = await measureQuality({ corpus: path.join(dir, 'corpus'), answers: path.join(dir, 'answers') });
   }, 120_000);
 
@@ -36,7 +39,8 @@ describe('answers on the layout zoo', () => {
   });
 
   it('generates every layout in every language, each manual with code keys and negatives', () => {
-    expect(manuals).toHaveLength(ZOO_LAYOUTS.length * ZOO_LANGUAGES.length);
+    expect(layouts.length).toBeGreaterThanOrEqual(8);
+    expect(manuals).toHaveLength(layouts.length * ZOO_LANGUAGES.length);
     for (const m of manuals) {
       const codes = m.key.filter((k) => k.expected_state === 'answer');
       expect(codes.length, m.slug).toBeGreaterThanOrEqual(5);
@@ -56,7 +60,7 @@ describe('answers on the layout zoo', () => {
 
   it('answers each layout with the right page, the meaning and an excerpt holding it', () => {
     const byLayout = zooGroups(report, 'layout');
-    expect(byLayout.map((g) => g.group)).toEqual([...ZOO_LAYOUTS]);
+    expect(byLayout.map((g) => g.group)).toEqual(layouts);
     for (const g of byLayout) {
       expect(g.answer, `${g.group}: answer`).toBeGreaterThanOrEqual(95);
       expect(g.excerpt, `${g.group}: excerpt`).toBeGreaterThanOrEqual(95);
