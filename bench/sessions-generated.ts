@@ -3,6 +3,12 @@
  * the guided sessions on installations nobody wrote a rule near.
  *
  *   npm run bench:sessions-generated [-- --seed S] [--per-cause N] [--instrument-available P] [--json]
+ *                                       [--service BUNDLE | --engine]
+ *
+ * The sessions are driven as a client drives them, through the service layer (`Services.invoke`, as
+ * bench/sessions-service.ts does for the shared cases): over BUNDLE, or over an empty bundle built for
+ * the run (the generated units are of no brand any corpus holds, so no manual entry joins them).
+ * `--engine` drives the engine directly instead (faster; the same figures, test/sessions/bench-generated).
  *
  * For every concludable cause of the fault tree (taxonomy/fault-tree-v3-*.json), N installations. Each
  * is a world of readings of the taxonomy's quantities (quantities-v3.json):
@@ -29,13 +35,18 @@
  * The generator draws from the seed, the cause id and the installation's number only.
  */
 import crypto from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { BundleBuilder } from '../pipeline/bundle/writer.js';
+import { BundleReader } from '../src/bundle/reader.js';
+import { BrandAliases } from '../src/catalog/brands.js';
 import { loadKnowledge } from '../src/engine/sessions/knowledge.js';
 import type { BenchCase, CaseStep } from './sessions-cases.js';
 import { type CaseRow, prematureKinds, runCase, summarise } from './sessions-eval.js';
 import { CAUSE_MAP } from './sessions-mapping.js';
+import { evaluateThroughService, type ServiceRefusal } from './sessions-service.js';
 import {
   DEFAULT_TAXONOMY_DIR,
   kindOf,
@@ -274,7 +285,36 @@ function pct(x: number): string {
   return `${(100 * x).toFixed(1)} %`;
 }
 
-function main(): void {
+/**
+ * The generated cases scored as a client receives them: through the service layer over `bundle`, or
+ * over an empty bundle written to a temporary folder and removed afterwards.
+ */
+export async function runThroughService(
+  knowledge: ReturnType<typeof loadKnowledge>,
+  taxonomy: Taxonomy,
+  cases: BenchCase[],
+  bundle?: string,
+): Promise<{ rows: CaseRow[]; refused: ServiceRefusal[] }> {
+  const dir = bundle === undefined ? mkdtempSync(path.join(os.tmpdir(), 'heatsource-generated-')) : undefined;
+  try {
+    let file = bundle;
+    if (dir !== undefined) {
+      file = path.join(dir, 'empty.bundle');
+      new BundleBuilder(file, BrandAliases.load()).finish('empty');
+    }
+    const reader = new BundleReader(file!);
+    try {
+      const { report, refused } = await evaluateThroughService(reader, knowledge, taxonomy, cases);
+      return { rows: report.per_case, refused };
+    } finally {
+      reader.close();
+    }
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
@@ -283,8 +323,12 @@ function main(): void {
       'instrument-available': { type: 'string', default: '0.5' },
       taxonomy: { type: 'string', default: DEFAULT_TAXONOMY_DIR },
       json: { type: 'boolean', default: false },
+      service: { type: 'string' },
+      engine: { type: 'boolean', default: false },
     },
   });
+  if (values.engine && values.service !== undefined)
+    throw new Error('--engine and --service exclude each other');
   if (!taxonomyPresent(values.taxonomy)) {
     console.error(`bench:sessions-generated: no taxonomy at ${values.taxonomy}: skipped`);
     return;
@@ -298,11 +342,21 @@ function main(): void {
   const taxonomy = loadTaxonomy(values.taxonomy);
   const tree = loadFaultTree(values.taxonomy);
   const cases = generateCases(tree, taxonomy, { seed: values.seed, perCause, instrumentAvailable });
-  const rows: CaseRow[] = cases.map((c) => runCase(knowledge, taxonomy, c));
+  let rows: CaseRow[];
+  let refused: ServiceRefusal[] = [];
+  if (values.engine) rows = cases.map((c) => runCase(knowledge, taxonomy, c));
+  else ({ rows, refused } = await runThroughService(knowledge, taxonomy, cases, values.service));
+  // A case the service refused is not scored: every refusal is reported, and the run fails.
+  if (refused.length > 0) {
+    console.error(`bench:sessions-generated: the service refused ${refused.length} case(s):`);
+    for (const r of refused) console.error(`  ${r.case}: ${r.status} ${JSON.stringify(r.body)}`);
+    process.exitCode = 1;
+  }
   const byCause = new Map<string, CaseRow[]>();
   for (const r of rows) byCause.set(r.truth, [...(byCause.get(r.truth) ?? []), r]);
   const report = {
     seed: values.seed,
+    measured_through: values.engine ? 'engine' : 'service',
     per_cause: perCause,
     instrument_available: instrumentAvailable,
     knowledge_version: knowledge.version,
@@ -327,7 +381,7 @@ function main(): void {
   }
   const s = report.all;
   const lines = [
-    `Guided troubleshooting on cases generated from the taxonomy (seed ${values.seed}, ${perCause} per cause, instruments available ${instrumentAvailable})`,
+    `Guided troubleshooting on cases generated from the taxonomy (seed ${values.seed}, ${perCause} per cause, instruments available ${instrumentAvailable}), through the ${report.measured_through === 'engine' ? 'engine directly' : 'service layer'}`,
     '',
     '| cause (theirs) | cases | conv@5 | premature | wrong part | mean actions | answered | wrong names |',
     '|---|---|---|---|---|---|---|---|',
@@ -346,4 +400,4 @@ function main(): void {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]).endsWith(path.join('bench', 'sessions-generated.js')))
-  main();
+  await main();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCase, summarise } from '../../bench/sessions-eval.js';
-import { generateCases, loadFaultTree } from '../../bench/sessions-generated.js';
+import { generateCases, loadFaultTree, runThroughService } from '../../bench/sessions-generated.js';
 import { ACTION_MAP, CAUSE_MAP, QUANTITY_MAP } from '../../bench/sessions-mapping.js';
 import {
   DEFAULT_TAXONOMY_DIR,
@@ -126,4 +126,14 @@ describe.skipIf(!present)('sessions generated from the public taxonomy', () => {
     expect(s.cases).toBe(rows.length);
     expect(s.wrong_part_rate).toBe(0);
   }, 120_000);
+
+  it('scores the same through the service layer as through the engine', async () => {
+    const knowledge = loadKnowledge();
+    const cases = generateCases(tree, taxonomy, { ...options, perCause: 1 });
+    const engine = cases.map((c) => runCase(knowledge, taxonomy, c));
+    const { rows, refused } = await runThroughService(knowledge, taxonomy, cases);
+    expect(refused).toEqual([]);
+    expect(rows).toEqual(engine);
+    expect(summarise(rows)).toEqual(summarise(engine));
+  }, 60_000);
 });

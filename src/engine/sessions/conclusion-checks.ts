@@ -82,7 +82,7 @@ export function distance(a: number[], b: number[]): number {
  * only from those the evidence fits nearly as well: the reading that found the symptom is what the
  * other causes of that symptom also show.
  */
-function separationRivals(s: Situation, group: RemedyGroup): ModelHypothesis[] {
+export function separationRivals(s: Situation, group: RemedyGroup): ModelHypothesis[] {
   const rule = s.model.settings.separation;
   if (!rule) return [];
   const { model, posterior: p } = s;

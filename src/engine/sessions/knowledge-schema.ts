@@ -307,6 +307,16 @@ export const Settings = z
         rule_out_ratio: z.number().gt(0).lt(1),
         /** Unanswered steps in a row after which no further check is asked (0: never stop early). */
         unanswered_streak: z.number().int().min(0).default(0),
+        /**
+         * The leader's own repair, when it swaps no part, is tried as soon as no other cause explains the
+         * answers at `separation.likelihood_ratio` of the leader's likelihood.
+         */
+        leader_repair_first: z.boolean().default(true),
+        /**
+         * A leader told apart from every rival, whose part a check could still rule out, is named as the
+         * suspect of a job handed on when the last check came back unknown, instead of asking on.
+         */
+        hand_on_separated: z.boolean().default(true),
       })
       .strict(),
     repair: z

@@ -315,6 +315,8 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       ...(s.selection.instrument_tie_margin > 0
         ? { instrumentTieMargin: s.selection.instrument_tie_margin }
         : {}),
+      ...(s.selection.leader_repair_first ? { leaderRepairFirst: true } : {}),
+      ...(s.selection.hand_on_separated ? { handOnSeparated: true } : {}),
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },
     symptoms,

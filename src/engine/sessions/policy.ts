@@ -3,9 +3,10 @@ import {
   couldUnseat,
   selectionCost,
   separatingCheck,
+  separationRivals,
   unconfirmedRivals,
 } from './conclusion-checks.js';
-import { type Distribution, expectedGain } from './inference.js';
+import { type Distribution, expectedGain, priorOf } from './inference.js';
 import { RESIDUAL_ID } from './model.js';
 import {
   actionById,
@@ -94,6 +95,36 @@ function escalationAction(
   target: 'manufacturer_service' | 'warranty',
 ): ModelAction | undefined {
   return model.actions.find((a) => a.kind === 'escalate' && a.escalation === target);
+}
+
+/**
+ * The repair to try next when the answers have told the leader apart: no cause outside its remedy
+ * group explains them at `likelihood_ratio` of the leader's likelihood (`separationRivals`), the
+ * answers favour the leader over its prior by the inverse of that ratio, and a repair swapping no
+ * part clears it. A symptom-level leader (a low pressure) waits for its own separating check instead.
+ */
+function leaderRepair(
+  s: Situation,
+  group: ReturnType<typeof heaviestRemedyGroup>,
+  repairs: ModelAction[],
+): ModelAction | undefined {
+  const rule = s.model.settings.separation;
+  if (!rule || !s.model.settings.leaderRepairFirst || s.answers < s.model.settings.minAnswers)
+    return undefined;
+  const top = group.top;
+  if (top.symptomLevel || top.source === 'manual') return undefined;
+  // The repair most likely to clear the leader per minute of cost (its remedy, or a cheaper one).
+  let repair: ModelAction | undefined;
+  for (const a of repairs) {
+    const fix = a.fixes[top.id] ?? 0;
+    if (fix <= 0) continue;
+    if (!repair || fix / a.cost > (repair.fixes[top.id] ?? 0) / repair.cost + EPSILON) repair = a;
+  }
+  if (!repair) return undefined;
+  const prior = priorOf(s.model);
+  // The answers must favour the leader, not only leave it ahead on its prior.
+  if ((s.posterior[top.id] ?? 0) < (prior[top.id] ?? 0) / rule.likelihoodRatio) return undefined;
+  return separationRivals(s, group).length === 0 ? repair : undefined;
 }
 
 /** Reasons a session hands the job on without having settled its cause. */
@@ -245,6 +276,16 @@ export function decide(s: Situation): Decision {
       // Every check that could still rule the part out comes first, however sure the session is;
       // with no turn left for it, the part is not proposed at all.
       const best = bestByGainPerCost(model, p, ruling, 0);
+      // A leader no other cause explains the answers nearly as well, whose part a check could still rule
+      // out, while the last check came back unknown: the job is handed on naming it (its part in the
+      // plan, never proposed) rather than asking the technician for one reading after another.
+      if (
+        best &&
+        settings.handOnSeparated &&
+        s.unansweredStreak > 0 &&
+        separationRivals(s, group).length === 0
+      )
+        return handOn(s, 'readings_unavailable');
       if (best && withinBudget && !stuck) return { kind: 'ask', actionId: best.action.id };
       if (best) return handOn(s, stuck ? 'readings_unavailable' : 'budget_spent');
     }
@@ -262,6 +303,12 @@ export function decide(s: Situation): Decision {
   if (!withinBudget) return handOn(s, 'budget_spent');
 
   const repairs = candidates.filter((a) => a.kind === 'repair' && !a.replacement);
+
+  // Once the answers point at the leader well past every other cause (none explains them at
+  // `likelihood_ratio` of the leader's likelihood), its own repair, when it swaps no part, is the next
+  // step: trying it tells more than any further reading and clears the fault when the lead is right.
+  const ownRepair = leaderRepair(s, group, repairs);
+  if (ownRepair) return { kind: 'ask', actionId: ownRepair.id };
   const askable = stuck ? [] : information;
   const bestObservation = bestByGainPerCost(model, p, askable);
 

@@ -230,6 +230,16 @@ export interface ModelSettings {
    * is asked (absent: no tie-break).
    */
   instrumentTieMargin?: number;
+  /**
+   * The leader's own repair (no part swap) is tried once no other cause explains the answers at
+   * `separation.likelihoodRatio` of the leader's likelihood (absent: it waits for the repair order).
+   */
+  leaderRepairFirst?: boolean;
+  /**
+   * A dominant leader told apart from every rival, whose part a check could still rule out, is handed
+   * on as the suspect when the last check came back unknown (absent: the ruling checks are asked on).
+   */
+  handOnSeparated?: boolean;
   /** The reading a session opened on a code holds from the start (absent in older sessions). */
   codeReading?: { quantity: string; outcome: string };
 }

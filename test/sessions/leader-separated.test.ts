@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createSession,
+  type Knowledge,
+  loadKnowledge,
+  nextAction,
+  respond,
+  type SessionState,
+} from '../../src/engine/sessions/index.js';
+
+const real = loadKnowledge();
+const base = { equipment: 'air_water' as const, brand: 'Acme', model: 'HP-1' };
+
+function withRules(flags: { leader_repair_first: boolean; hand_on_separated: boolean }): Knowledge {
+  return { ...real, settings: { ...real.settings, selection: { ...real.settings.selection, ...flags } } };
+}
+
+/** Answers from the table; anything else comes back "unknown". */
+function drive(s: SessionState, answers: Record<string, unknown>): { s: SessionState; asked: string[] } {
+  const asked: string[] = [];
+  while (s.status === 'active') {
+    const a = nextAction(s)!;
+    asked.push(a.id);
+    const value = a.id in answers ? answers[a.id] : { unknown: true };
+    s = respond(s, { action_id: a.id, value: value as never });
+  }
+  return { s, asked };
+}
+
+describe("the leader's cheapest repair once no other cause explains the answers", () => {
+  // Patchy frost and a drain that flows: the answers point at a failing defrost, and nothing else
+  // explains them half as well. A forced defrost cycle clears it.
+  const start = { ...base, symptom: 'the heat pump is in fault' };
+  const answers = {
+    read_water_pressure: 1.5,
+    read_fault_display: 'none',
+    listen_circulator: 'normal',
+    inspect_frost: 'patchy',
+    inspect_condensate_drain: 'flowing',
+    check_isolation_valves: 'all_open',
+    run_defrost_cycle: true,
+    reseat_defrost_sensor: true,
+  };
+
+  it('ships on', () => {
+    expect(real.settings.selection.leader_repair_first).toBe(true);
+  });
+
+  it('is tried right after the look that separated the leader, and settles the case', () => {
+    const on = drive(
+      createSession(withRules({ leader_repair_first: true, hand_on_separated: true }), start),
+      answers,
+    );
+    const drain = on.asked.indexOf('inspect_condensate_drain');
+    expect(drain).toBeGreaterThanOrEqual(0);
+    // The cheaper of the two repairs that clear it, not the defrost fault's listed remedy.
+    expect(on.asked[drain + 1]).toBe('run_defrost_cycle');
+    expect(on.s.status).toBe('concluded');
+    expect(on.s.outcome?.reason).toBe('repair_resolved');
+    expect(on.s.outcome?.cause_id).toBe('defrost_fault');
+  });
+
+  it('without the rule, the session reads on until its budget and never tries it', () => {
+    const off = drive(
+      createSession(withRules({ leader_repair_first: false, hand_on_separated: true }), start),
+      answers,
+    );
+    expect(off.asked).not.toContain('run_defrost_cycle');
+    expect(off.s.status).toBe('escalated');
+    expect(off.s.outcome?.cause_id).not.toBe('defrost_fault');
+  });
+});
+
+describe('a separated leader whose part a check could still rule out, when a reading came back unknown', () => {
+  // A grinding circulator: the leader dominates and no rival explains the noise; the checks that
+  // could rule its part out need meters the technician does not have.
+  const start = { ...base, symptom: 'the circulator makes a grinding noise' };
+  const answers = { read_water_pressure: 1.5, listen_circulator: 'grinding' };
+
+  it('ships on', () => {
+    expect(real.settings.selection.hand_on_separated).toBe(true);
+  });
+
+  it('hands the job on naming it after the first unknown, never proposing the part', () => {
+    const on = drive(
+      createSession(withRules({ leader_repair_first: true, hand_on_separated: true }), start),
+      answers,
+    );
+    const off = drive(
+      createSession(withRules({ leader_repair_first: true, hand_on_separated: false }), start),
+      answers,
+    );
+    expect(on.s.status).toBe('escalated');
+    expect(on.s.outcome?.cause_id).toBe('circulator_failed');
+    expect(on.s.outcome?.repair_plan).toContain('replace_circulator');
+    expect(on.asked).not.toContain('replace_circulator');
+    // Without the rule, every meter reading that could rule the part out is asked in turn first.
+    expect(off.asked.length).toBeGreaterThan(on.asked.length);
+    expect(off.asked.slice(0, on.asked.length)).toEqual(on.asked);
+    // A reading answered with a value keeps the rule from firing: the leader was not left unchecked.
+    const read = drive(
+      createSession(withRules({ leader_repair_first: true, hand_on_separated: true }), start),
+      { ...answers, [on.asked[on.asked.length - 1]!]: 5 },
+    );
+    expect(read.asked.length).toBeGreaterThan(on.asked.length);
+  });
+});
