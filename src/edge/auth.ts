@@ -44,7 +44,7 @@ export function createAuthenticator(options: {
     if (secret === null) {
       throw new ServiceError('authentication_required', 'send your API key as "Authorization: Bearer <key>"');
     }
-    const result = await state.authenticate(secret);
+    const result = await state.authenticate(secret, req.raw.socket);
     if (!result.ok) {
       if (result.reason === 'revoked')
         throw new ServiceError('api_key_revoked', 'this API key has been revoked');

@@ -54,9 +54,10 @@ export function lookupCache(): LookupCache {
     max: 10_000,
     maxSize: 32 * 1024 * 1024,
     // An entry holds its JSON and the body it was made from: measured at about 4.7 times the JSON's
-    // length in heap for a code the manuals lack (2.7 KiB for 0.57 KiB of JSON), so 5 bytes per character
-    // keeps the bound near the heap actually held.
-    sizeCalculation: (result) => Math.max(1, (result.json?.length ?? 0) * 5),
+    // length in heap for a code the manuals lack (2.7 KiB for 0.57 KiB of JSON), and the REST routes keep
+    // the JSON's UTF-8 bytes beside an entry they have answered with (about one byte per character), so
+    // 6 bytes per character keeps the bound near the memory actually held.
+    sizeCalculation: (result) => Math.max(1, (result.json?.length ?? 0) * 6),
   });
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationSpec } from '../contract/operations.js';
 import type { Authenticator } from '../edge/auth.js';
 import type { HttpMetrics } from '../edge/metrics.js';
-import type { ServiceContext } from '../engine/context.js';
+import type { ServiceContext, ServiceResult } from '../engine/context.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
 
@@ -28,6 +28,25 @@ export function negotiateImage(accept: string | undefined): 'webp' | 'png' | nul
   }
   if (quality.webp <= 0 && quality.png <= 0) return null;
   return quality.png > quality.webp ? 'png' : 'webp';
+}
+
+/**
+ * The UTF-8 bytes of a cached result's JSON, made on its first answer over REST and kept for as long as
+ * the lookup cache keeps the result: a repeat is written as these bytes, where the JSON text would be
+ * measured (its UTF-8 length, for Content-Length), joined to the headers and encoded again on every
+ * answer.
+ */
+const cachedBytes = new WeakMap<ServiceResult, Buffer>();
+
+function jsonBody(result: ServiceResult & { json: string }): string | Buffer {
+  // A replayed response is read from the store for this request only: its text is sent as it is.
+  if (result.replayed) return result.json;
+  let bytes = cachedBytes.get(result);
+  if (bytes === undefined) {
+    bytes = Buffer.from(result.json, 'utf8');
+    cachedBytes.set(result, bytes);
+  }
+  return bytes;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -112,7 +131,10 @@ export function registerOperations(
           return reply.code(result.status).type(result.binary.contentType).send(result.binary.data);
         }
         if (result.json !== undefined) {
-          return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
+          return reply
+            .code(result.status)
+            .type('application/json; charset=utf-8')
+            .send(jsonBody(result as ServiceResult & { json: string }));
         }
         return reply.code(result.status).send(result.body);
       },

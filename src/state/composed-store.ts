@@ -61,8 +61,8 @@ export abstract class ComposedStateStore implements StateStore {
   createKey(accountId: string, mode: KeyMode, label: string | null = null): Promise<CreatedKey> {
     return this.accountKeys.createKey(accountId, mode, label);
   }
-  authenticate(secret: string): ReturnType<AccountStore['authenticate']> {
-    return this.accountKeys.authenticate(secret);
+  authenticate(secret: string, connection?: object): ReturnType<AccountStore['authenticate']> {
+    return this.accountKeys.authenticate(secret, connection);
   }
   keys(accountId?: string): Promise<ApiKey[]> {
     return this.accountKeys.keys(accountId);

@@ -40,9 +40,13 @@ export interface AccountStore {
   ): Promise<Account>;
 
   createKey(accountId: string, mode: KeyMode, label?: string | null): Promise<CreatedKey>;
-  /** The principal of a key given as presented by a client, or why it is refused. */
+  /**
+   * The principal of a key given as presented by a client, or why it is refused. `connection` (the
+   * client's socket) lets a key presented again over the same connection be recognised without hashing.
+   */
   authenticate(
     secret: string,
+    connection?: object,
   ): Promise<{ ok: true; principal: Principal } | { ok: false; reason: 'invalid' | 'revoked' }>;
   keys(accountId?: string): Promise<ApiKey[]>;
   /** Revokes a key by id or by its full prefix; returns the revoked key, or undefined when none matches. */

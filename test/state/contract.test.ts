@@ -98,9 +98,20 @@ describe.each([
       reason: 'invalid',
     });
     expect(await s!.authenticate('garbage')).toEqual({ ok: false, reason: 'invalid' });
+    // Over one connection, as a server presents a keep-alive client's requests: a repeat is recognised,
+    // another secret sent over it is judged on its own.
+    const connection = {};
+    expect(await s!.authenticate(secret, connection)).toEqual(ok);
+    expect(await s!.authenticate(secret, connection)).toEqual(ok);
+    expect(
+      await s!.authenticate(`${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`, connection),
+    ).toEqual({ ok: false, reason: 'invalid' });
+    expect(await s!.authenticate('garbage', connection)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await s!.authenticate(secret, connection)).toEqual(ok);
     const revoked = await s!.revokeKey(key.prefix);
     expect(revoked?.revoked_at).toBeTruthy();
     expect(await s!.authenticate(secret)).toEqual({ ok: false, reason: 'revoked' });
+    expect(await s!.authenticate(secret, connection)).toEqual({ ok: false, reason: 'revoked' });
     expect(await s!.revokeKey('key_nope')).toBeUndefined();
     expect((await s!.keys(acc.id)).map((k) => k.id)).toEqual([key.id]);
   });
@@ -111,15 +122,22 @@ describe.each([
       const [server, admin] = await stores(2);
       const acc = await admin!.createAccount({ name: 'acme' });
       const { key, secret } = await admin!.createKey(acc.id, 'live');
+      // A client on a keep-alive connection, whose repeats are recognised by the connection.
+      const connection = {};
       expect((await server!.authenticate(secret)).ok).toBe(true);
+      expect((await server!.authenticate(secret, connection)).ok).toBe(true);
+      expect((await server!.authenticate(secret, connection)).ok).toBe(true);
       await admin!.revokeKey(key.id);
       const deadline = Date.now() + 1_000;
       let seen = false;
-      while (Date.now() < deadline && !seen) {
-        seen = !(await server!.authenticate(secret)).ok;
-        if (!seen) await new Promise((r) => setTimeout(r, 25));
+      let seenOverConnection = false;
+      while (Date.now() < deadline && !(seen && seenOverConnection)) {
+        seen ||= !(await server!.authenticate(secret)).ok;
+        seenOverConnection ||= !(await server!.authenticate(secret, connection)).ok;
+        if (!(seen && seenOverConnection)) await new Promise((r) => setTimeout(r, 25));
       }
       expect(seen).toBe(true);
+      expect(seenOverConnection).toBe(true);
     },
   );
 

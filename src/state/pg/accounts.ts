@@ -108,10 +108,12 @@ export class PgAccounts implements AccountStore {
     return { key: publicKey(rows[0]!), secret };
   }
 
-  async authenticate(secret: string): Promise<AuthResult> {
+  async authenticate(secret: string, connection?: object): Promise<AuthResult> {
+    const known = this.auth.forConnection(connection, secret);
+    if (known) return known;
     if (!looksLikeKey(secret)) return { ok: false, reason: 'invalid' };
     const hash = hashSecret(secret);
-    const cached = this.auth.get(hash);
+    const cached = this.auth.get(hash, connection, secret);
     if (cached) return cached;
     const { rows } = await this.pool.query<KeyRow & { account: Account }>(
       `SELECT k.*, row_to_json(a.*) AS account FROM api_keys k JOIN accounts a ON a.id = k.account_id
@@ -129,7 +131,13 @@ export class PgAccounts implements AccountStore {
           .catch(() => {});
       }
     }
-    this.auth.set(hash, result, this.changes.listening ? AUTH_CACHE_LISTENING_MS : AUTH_CACHE_DEAF_MS);
+    this.auth.set(
+      hash,
+      result,
+      this.changes.listening ? AUTH_CACHE_LISTENING_MS : AUTH_CACHE_DEAF_MS,
+      connection,
+      secret,
+    );
     return result;
   }
 

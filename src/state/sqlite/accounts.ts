@@ -149,19 +149,21 @@ export class SqliteAccounts implements AccountStore {
     return { key: publicKey(this.s.keyById.get(id) as KeyRow), secret };
   }
 
-  async authenticate(secret: string): Promise<AuthResult> {
-    if (!looksLikeKey(secret)) return { ok: false, reason: 'invalid' };
+  async authenticate(secret: string, connection?: object): Promise<AuthResult> {
     this.watchChanges();
+    const known = this.auth.forConnection(connection, secret);
+    if (known) return known;
+    if (!looksLikeKey(secret)) return { ok: false, reason: 'invalid' };
     const hash = hashSecret(secret);
     const now = this.now();
-    const cached = this.auth.get(hash);
+    const cached = this.auth.get(hash, connection, secret);
     if (cached) return cached;
     const row = this.s.keyByHash.get(hash) as KeyRow | undefined;
     const result = keyVerdict(row, hash, (r) => this.s.account.get(r.account_id) as Account);
     if (result.ok && row && this.auth.touchDue(row.id, now)) {
       this.s.touchKey.run(new Date(now).toISOString(), row.id);
     }
-    this.auth.set(hash, result, AUTH_CACHE_MS);
+    this.auth.set(hash, result, AUTH_CACHE_MS, connection, secret);
     return result;
   }
 
