@@ -11,7 +11,7 @@ import { PAGE } from './page-geometry.js';
 import type { Painter } from './painter.js';
 import { leaderLineBox, panelBox, subrowGroupBox } from './zoo-added-boxes.js';
 import { columnWidths, type Geometry, headerBox, type TableSpec, tableBoxes } from './zoo-boxes.js';
-import { between, type ZooFault, type ZooWords } from './zoo-source.js';
+import { type AddedLayout, between, type ZooFault, type ZooWords } from './zoo-source.js';
 
 export interface ZooEntry {
   code: string;
@@ -24,14 +24,7 @@ export interface ZooSection {
   after?: Box[];
 }
 
-export type AddedLayout =
-  | 'continued'
-  | 'three_column'
-  | 'subrows'
-  | 'summary'
-  | 'navigation'
-  | 'mixed_case'
-  | 'bilingual';
+export type { AddedLayout };
 
 /** The frame's height: a box taller than this starts no page. */
 const PAGE_HEIGHT = PAGE.contentBottom - PAGE.contentTop;

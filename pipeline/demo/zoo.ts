@@ -27,6 +27,7 @@ import {
   tablePairBox,
 } from './zoo-boxes.js';
 import {
+  ADDED_ZOO_LAYOUTS,
   between,
   loadZooCodes,
   loadZooWords,
@@ -253,18 +254,8 @@ function codeBoxes(
   }
 }
 
-const ADDED: readonly ZooLayout[] = [
-  'continued',
-  'three_column',
-  'subrows',
-  'summary',
-  'navigation',
-  'mixed_case',
-  'bilingual',
-] satisfies AddedLayout[];
-
 function isAdded(layout: ZooLayout): layout is AddedLayout {
-  return ADDED.includes(layout);
+  return (ADDED_ZOO_LAYOUTS as readonly ZooLayout[]).includes(layout);
 }
 
 /** How many codes each layout lists. */
