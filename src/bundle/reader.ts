@@ -439,10 +439,7 @@ export class BundleReader {
     const counter = this.counter;
     counter.begin();
     for (const t of terms) {
-      for (const rowid of this.stmts.postings.all(t.match) as number[]) {
-        if (allowed && !((allowed[rowid >>> 5] ?? 0) & (1 << (rowid & 31)))) continue;
-        counter.add(rowid, t.word, t.weight);
-      }
+      counter.addPostings(this.stmts.postings.all(t.match) as number[], t.word, t.weight, allowed);
     }
     const rowids = counter.top(limit);
     if (rowids.length === 0) return [];

@@ -37,22 +37,30 @@ export class CandidateCounter {
   }
 
   /**
-   * One posting: chunk `rowid` holds a term of word `word` with weight `weight`. Terms are added in the
-   * question's order, all of one word after the other, so a word is counted once per chunk.
+   * The postings of one term: the chunks (rowids) holding a term of word `word` with weight `weight`,
+   * those outside `allowed` (a bit set over rowids) skipped when it is given. Terms are added in the
+   * question's order, all of one word after the other, so a word is counted once per chunk. One loop
+   * over the whole list, with the arrays in locals: a new process runs it before V8 has optimised it
+   * (the first searches), where a call per posting cost several times the SQL it replaced.
    */
-  add(rowid: number, word: number, weight: number): void {
-    if (rowid >= this.stamp.length) this.grow(rowid + 1);
-    if (this.stamp[rowid] !== this.round) {
-      this.stamp[rowid] = this.round;
-      this.words[rowid] = 1;
-      this.lastWord[rowid] = word;
-      this.firsts[rowid] = weight;
-      this.touched.push(rowid);
-      return;
-    }
-    if (this.lastWord[rowid] !== word) {
-      this.lastWord[rowid] = word;
-      this.words[rowid]! += 1;
+  addPostings(rowids: readonly number[], word: number, weight: number, allowed?: Uint32Array): void {
+    let last = -1;
+    for (let i = 0; i < rowids.length; i++) if (rowids[i]! > last) last = rowids[i]!;
+    if (last >= this.stamp.length) this.grow(last + 1);
+    const { stamp, words, lastWord, firsts, touched, round } = this;
+    for (let i = 0; i < rowids.length; i++) {
+      const rowid = rowids[i]!;
+      if (allowed !== undefined && ((allowed[rowid >>> 5] ?? 0) & (1 << (rowid & 31))) === 0) continue;
+      if (stamp[rowid] !== round) {
+        stamp[rowid] = round;
+        words[rowid] = 1;
+        lastWord[rowid] = word;
+        firsts[rowid] = weight;
+        touched.push(rowid);
+      } else if (lastWord[rowid] !== word) {
+        lastWord[rowid] = word;
+        words[rowid]! += 1;
+      }
     }
   }
 
@@ -75,8 +83,8 @@ export class CandidateCounter {
         if (keys[i]! > threshold) chosen.push(touched[i]!);
         else if (keys[i] === threshold) tied.push(touched[i]!);
       }
-      tied.sort((a, b) => a - b);
-      for (const rowid of tied) {
+      // A typed array sorts numbers natively, without a comparison function: ties may be thousands.
+      for (const rowid of Int32Array.from(tied).sort()) {
         if (chosen.length >= limit) break;
         chosen.push(rowid);
       }

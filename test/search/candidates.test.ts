@@ -6,17 +6,17 @@ describe('CandidateCounter', () => {
     const counter = new CandidateCounter(16);
     counter.begin();
     // Word 0 has two terms: a chunk holding both still holds one word.
-    counter.add(3, 0, 2);
-    counter.add(3, 0, 5);
-    counter.add(5, 0, 2);
-    counter.add(3, 1, 1);
-    counter.add(5, 1, 1);
-    counter.add(7, 1, 4);
-    counter.add(9, 2, 4);
+    counter.addPostings([3], 0, 2);
+    counter.addPostings([3], 0, 5);
+    counter.addPostings([5], 0, 2);
+    counter.addPostings([3], 1, 1);
+    counter.addPostings([5], 1, 1);
+    counter.addPostings([7], 1, 4);
+    counter.addPostings([9], 2, 4);
     // 3: 2 words x 2 = 4; 5: 2 x 2 = 4; 7: 1 x 4 = 4; 9: 1 x 4 = 4: all tie, lowest rowid first.
     expect(counter.top(10)).toEqual([3, 5, 7, 9]);
-    counter.add(11, 1, 3);
-    counter.add(11, 2, 9);
+    counter.addPostings([11], 1, 3);
+    counter.addPostings([11], 2, 9);
     // 11: 2 words x its first term's weight 3 = 6, ahead of all; the limit keeps the lowest tied rowids.
     expect(counter.top(3)).toEqual([11, 3, 5]);
   });
@@ -24,12 +24,12 @@ describe('CandidateCounter', () => {
   it('starts each question afresh and grows past its first size', () => {
     const counter = new CandidateCounter(4);
     counter.begin();
-    counter.add(1, 0, 1);
-    counter.add(2, 0, 3);
+    counter.addPostings([1], 0, 1);
+    counter.addPostings([2], 0, 3);
     counter.begin();
-    counter.add(100, 0, 1);
-    counter.add(1, 0, 2);
-    counter.add(1, 1, 1);
+    counter.addPostings([100], 0, 1);
+    counter.addPostings([1], 0, 2);
+    counter.addPostings([1], 1, 1);
     expect(counter.top(5)).toEqual([1, 100]);
   });
 
@@ -48,7 +48,7 @@ describe('CandidateCounter', () => {
         const rowid = Math.floor(next() * 4000);
         // Few distinct weights, so that ties are common.
         const weight = 1 + Math.floor(next() * 4);
-        counter.add(rowid, word, weight);
+        counter.addPostings([rowid], word, weight);
         if (!firsts.has(rowid)) firsts.set(rowid, weight);
         words.set(rowid, (words.get(rowid) ?? new Set()).add(word));
       }
