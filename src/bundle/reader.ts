@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { CandidateCounter } from '../search/candidates.js';
-import {
-  boundedDistance,
-  type ChunkTerms,
-  decodeChunkTerms,
-  facet,
-  INDEX_FIELDS,
-} from '../search/chunk-index.js';
+import { boundedDistance, INDEX_FIELDS } from '../search/chunk-index.js';
+import { type CandidateChunk, CandidateSearch, type CandidateTerm } from './candidate-search.js';
 import { INTACT_CHECK_EVERY_MS, IntactCheck } from './intact.js';
 import {
   type ChunkRow,
@@ -21,9 +15,6 @@ import {
   type SnapshotRow,
 } from './schema.js';
 import type { SqlDatabase } from './sql.js';
-
-/** Language filters whose chunk sets a reader keeps (the API takes any two- or three-letter code). */
-const LANGUAGE_SETS = 16;
 
 export class BundleOpenError extends Error {
   constructor(message: string) {
@@ -41,21 +32,7 @@ export interface ModelRow {
   equipment: string;
 }
 
-/** One term of a question for candidate search: an FTS5 query, the word it stands for, its weight. */
-export interface CandidateTerm {
-  match: string;
-  word: number;
-  weight: number;
-}
-
-/** A chunk the full-text index returned as a candidate, with what exact scoring needs of it. */
-export interface CandidateChunk {
-  id: string;
-  documentId: string;
-  page: number;
-  language: string;
-  terms: ChunkTerms;
-}
+export type { CandidateChunk, CandidateTerm } from './candidate-search.js';
 
 export interface RangeRow {
   id: number;
@@ -76,12 +53,7 @@ export class BundleReader {
   readonly corpusHash: string;
   readonly searchStats: SearchStats;
   private readonly stmts;
-  /** Statements reading candidate chunks by number of rowids (at most the candidate limit). */
-  private readonly candidateStatements = new Map<number, Database.Statement>();
-  /** Counts the postings of a question's terms; built on the first search (a few MB at 100,000 pages). */
-  private counter: CandidateCounter | undefined;
-  /** The chunks of a language filter, per language asked, as bit sets over rowids (see languageChunks). */
-  private readonly languageSets = new Map<string, Uint32Array>();
+  private readonly candidates: CandidateSearch;
 
   readonly file: string;
 
@@ -153,8 +125,6 @@ export class BundleReader {
           .prepare(`SELECT ${INDEX_FIELDS.join(', ')} FROM chunk_term_counts WHERE term = ?`)
           .raw(),
         facetCount: this.db.prepare('SELECT chunks FROM facet_counts WHERE token = ?').pluck(),
-        postings: this.db.prepare('SELECT rowid FROM chunk_index WHERE chunk_index MATCH ?').pluck(),
-        lastChunk: this.db.prepare('SELECT max(rowid) FROM chunks').pluck(),
         spelling: this.db.prepare(
           `SELECT term, hs_distance(term, @term, @max) AS distance FROM spelling_terms
            WHERE length BETWEEN length(@term) - @max AND length(@term) + @max
@@ -196,6 +166,7 @@ export class BundleReader {
           'SELECT m.* FROM document_models dm JOIN models m ON m.id = dm.model_id WHERE dm.document_id = ? ORDER BY m.name',
         ),
       };
+      this.candidates = new CandidateSearch(this.db);
     } catch (err) {
       this.db.close();
       throw new BundleOpenError(`not a heatsource bundle: ${file} (${(err as Error).message})`);
@@ -424,83 +395,11 @@ export class BundleReader {
   }
 
   /**
-   * Candidate chunks for a question: each term an FTS5 query with the word it belongs to and its weight;
-   * the chunks with the highest product of the words they hold and the weight of the first term they
-   * hold (CandidateCounter) first, ties by rowid, at most
-   * `limit`, with their term frequencies for exact scoring. The postings are read from the index and
-   * counted in JavaScript (CandidateCounter). With `language`, only chunks in that language or in several
-   * (`mul`) count: a bit set of them, read once per reader and language, is cheaper than asking the index
-   * to intersect every term with the language's posting list, which holds most of a corpus's chunks.
+   * Candidate chunks for a question (CandidateSearch): the chunks with the highest product of the words
+   * they hold and the weight of the first term they hold, at most `limit`, with their term frequencies;
+   * with `language`, only chunks in that language or in several.
    */
   searchCandidates(terms: readonly CandidateTerm[], limit: number, language?: string): CandidateChunk[] {
-    if (terms.length === 0) return [];
-    const allowed = language ? this.languageChunks(language) : undefined;
-    this.counter ??= new CandidateCounter((Number(this.stmts.lastChunk.get()) || 0) + 1);
-    const counter = this.counter;
-    counter.begin();
-    for (const t of terms) {
-      counter.addPostings(this.stmts.postings.all(t.match) as number[], t.word, t.weight, allowed);
-    }
-    const rowids = counter.top(limit);
-    if (rowids.length === 0) return [];
-    const rows = this.candidateStatement(rowids.length).all(...rowids) as {
-      rowid: number;
-      id: string;
-      document_id: string;
-      page_start: number;
-      language: string;
-      data: string;
-    }[];
-    const byRowid = new Map(rows.map((r) => [r.rowid, r]));
-    return rowids.flatMap((rowid) => {
-      const r = byRowid.get(rowid);
-      return r
-        ? [
-            {
-              id: r.id,
-              documentId: r.document_id,
-              page: r.page_start,
-              language: r.language,
-              terms: decodeChunkTerms(r.data),
-            },
-          ]
-        : [];
-    });
-  }
-
-  /**
-   * The chunks of one language and of multilingual manuals, as a bit set over chunk rowids, from the
-   * language facets of the full-text index. Kept per language asked (at most LANGUAGE_SETS of them, 28 KB
-   * each at 100,000 pages).
-   */
-  private languageChunks(language: string): Uint32Array {
-    let set = this.languageSets.get(language);
-    if (set) return set;
-    const match = `{facets} : (${[facet.language(language), facet.language('mul')].map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ')})`;
-    const rowids = this.stmts.postings.all(match) as number[];
-    const size = (Number(this.stmts.lastChunk.get()) || 0) + 1;
-    set = new Uint32Array(Math.ceil(size / 32));
-    for (const rowid of rowids) if (rowid < size) set[rowid >>> 5]! |= 1 << (rowid & 31);
-    if (this.languageSets.size >= LANGUAGE_SETS) {
-      const oldest = this.languageSets.keys().next().value;
-      if (oldest !== undefined) this.languageSets.delete(oldest);
-    }
-    this.languageSets.set(language, set);
-    return set;
-  }
-
-  private candidateStatement(rowids: number): Database.Statement {
-    let statement = this.candidateStatements.get(rowids);
-    if (!statement) {
-      statement = this.db.prepare(
-        `SELECT c.rowid AS rowid, c.id, c.document_id, c.page_start, d.language, t.data
-         FROM chunks c
-         JOIN documents d ON d.id = c.document_id
-         JOIN chunk_terms t ON t.chunk_rowid = c.rowid
-         WHERE c.rowid IN (${Array(rowids).fill('?').join(', ')})`,
-      );
-      this.candidateStatements.set(rowids, statement);
-    }
-    return statement;
+    return this.candidates.search(terms, limit, language);
   }
 }

@@ -57,7 +57,7 @@ export class CorpusView {
   private readonly documentSummaries = new Map<string, DocumentSummary>();
   private readonly modelRows: ModelRow[];
   private readonly modelSummaries = new Map<number, ModelSummary>();
-  /** Each model's aliases as printed, by model id (the summaries list those that differ from the name). */
+  /** Each model's aliases as printed, by model id. */
   private readonly aliasesOf = new Map<number, string[]>();
   private readonly modelsByBrand = new Map<string, ModelRow[]>();
   private readonly modelIndex = new Map<string, Map<string, ModelIndexEntry[]>>();
@@ -186,11 +186,7 @@ export class CorpusView {
     return this.modelRows.filter((m) => m.range_id === rangeId);
   }
 
-  /**
-   * A model as the API shows it, built on first use and kept: the view is built before `serve` listens,
-   * and a summary of each of a large catalogue's models there (15,000 at 100,000 pages) was a good part
-   * of that time, while a request shows a few.
-   */
+  /** A model as the API shows it, built on first use (not for 14,528 models before `serve` listens). */
   modelSummary(model: ModelRow): ModelSummary {
     let summary = this.modelSummaries.get(model.id);
     if (!summary) {
