@@ -71,7 +71,6 @@ export interface ChunkIndex {
   termFrequencies(term: string): number[] | null;
   facetChunks(token: string): number;
   similarTerms(term: string, maxDistance: number, limit: number): { term: string; distance: number }[];
-  /** With `language`, only chunks in that language or in several ("mul") are candidates. */
   searchCandidates(
     terms: readonly { match: string; word: number; weight: number }[],
     limit: number,
@@ -157,9 +156,8 @@ type Group = QueryWord & { pairs?: string[] };
  * (title-credit.ts), and with `modelWords` so does a model the question names that the manual prints in
  * a heading (`headedModels`). Ties are broken by document, page and chunk id, so the order is deterministic.
  *
- * The full-text index proposes CANDIDATES chunks: those with the highest product of the number of words
- * they match and the weight times IDF of the first of the question's terms they hold (candidates.ts),
- * filters applied; on a large corpus only the rarest
+ * The full-text index proposes CANDIDATES chunks: most words matched x weight x IDF of the first term held
+ * (candidates.ts), filters applied; on a large corpus only the rarest
  * terms, up to POSTINGS_BUDGET postings, propose, as long as they propose CANDIDATES chunks. Each is then scored exactly with
  * BM25+ per view from its stored term frequencies. On the shared keys, 100 candidates give the same
  * hit@1 and hit@3 as scoring every chunk (50 lose two questions).
@@ -503,12 +501,7 @@ function filterChunks(index: ChunkIndex, filter: RankFilter, total: number): num
   return chunks;
 }
 
-/**
- * The brand and document filters as an FTS5 query on the facet tokens, or null when neither is set. The
- * language filter is not part of it: the index holds most chunks under one language or another, so
- * intersecting each term with a language was most of a filtered question's cost; searchCandidates
- * applies it to the postings instead.
- */
+/** Brand and document filters as an FTS5 query on the facets, or null (language: searchCandidates). */
 function facetExpression(filter: RankFilter): string | null {
   const facets: string[] = [];
   if (filter.brand) facets.push(quote(facet.brand(filter.brand)));
