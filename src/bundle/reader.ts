@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { boundedDistance, type ChunkTerms, decodeChunkTerms, INDEX_FIELDS } from '../search/chunk-index.js';
+import { boundedDistance, INDEX_FIELDS } from '../search/chunk-index.js';
+import { type CandidateChunk, CandidateSearch, type CandidateTerm } from './candidate-search.js';
 import { INTACT_CHECK_EVERY_MS, IntactCheck } from './intact.js';
 import {
   type ChunkRow,
@@ -31,21 +32,7 @@ export interface ModelRow {
   equipment: string;
 }
 
-/** One term of a question for candidate search: an FTS5 query, the word it stands for, its weight. */
-export interface CandidateTerm {
-  match: string;
-  word: number;
-  weight: number;
-}
-
-/** A chunk the full-text index returned as a candidate, with what exact scoring needs of it. */
-export interface CandidateChunk {
-  id: string;
-  documentId: string;
-  page: number;
-  language: string;
-  terms: ChunkTerms;
-}
+export type { CandidateChunk, CandidateTerm } from './candidate-search.js';
 
 export interface RangeRow {
   id: number;
@@ -66,8 +53,7 @@ export class BundleReader {
   readonly corpusHash: string;
   readonly searchStats: SearchStats;
   private readonly stmts;
-  /** Candidate statements by number of terms: bounded, as a question is cut to MAX_WORDS words. */
-  private readonly candidateStatements = new Map<number, Database.Statement>();
+  private readonly candidates: CandidateSearch;
 
   readonly file: string;
 
@@ -180,6 +166,7 @@ export class BundleReader {
           'SELECT m.* FROM document_models dm JOIN models m ON m.id = dm.model_id WHERE dm.document_id = ? ORDER BY m.name',
         ),
       };
+      this.candidates = new CandidateSearch(this.db);
     } catch (err) {
       this.db.close();
       throw new BundleOpenError(`not a heatsource bundle: ${file} (${(err as Error).message})`);
@@ -408,45 +395,11 @@ export class BundleReader {
   }
 
   /**
-   * Candidate chunks for a question: each term an FTS5 query with the word it belongs to and its weight;
-   * the chunks that match the most words first, then the highest summed weight, at most `limit`, with
-   * their term frequencies for exact scoring. The counting runs inside SQLite, so no list of matches is
-   * carried into JavaScript.
+   * Candidate chunks for a question (CandidateSearch): the chunks with the highest product of the words
+   * they hold and the weight of the first term they hold, at most `limit`, with their term frequencies;
+   * with `language`, only chunks in that language or in several.
    */
-  searchCandidates(terms: readonly CandidateTerm[], limit: number): CandidateChunk[] {
-    if (terms.length === 0) return [];
-    const statement = this.candidateStatement(terms.length);
-    const rows = statement.all(...terms.flatMap((t) => [t.word, t.weight, t.match]), limit) as {
-      id: string;
-      document_id: string;
-      page_start: number;
-      language: string;
-      data: string;
-    }[];
-    return rows.map((r) => ({
-      id: r.id,
-      documentId: r.document_id,
-      page: r.page_start,
-      language: r.language,
-      terms: decodeChunkTerms(r.data),
-    }));
-  }
-
-  private candidateStatement(terms: number): Database.Statement {
-    let statement = this.candidateStatements.get(terms);
-    if (!statement) {
-      const one = 'SELECT rowid, ? AS g, ? AS s FROM chunk_index WHERE chunk_index MATCH ?';
-      statement = this.db.prepare(
-        `SELECT c.id, c.document_id, c.page_start, d.language, t.data
-         FROM (SELECT rowid, count(DISTINCT g) AS n, sum(s) AS s
-               FROM (${Array(terms).fill(one).join(' UNION ALL ')})
-               GROUP BY rowid ORDER BY n * s DESC, rowid LIMIT ?) f
-         JOIN chunks c ON c.rowid = f.rowid
-         JOIN documents d ON d.id = c.document_id
-         JOIN chunk_terms t ON t.chunk_rowid = f.rowid`,
-      );
-      this.candidateStatements.set(terms, statement);
-    }
-    return statement;
+  searchCandidates(terms: readonly CandidateTerm[], limit: number, language?: string): CandidateChunk[] {
+    return this.candidates.search(terms, limit, language);
   }
 }

@@ -57,6 +57,8 @@ export class CorpusView {
   private readonly documentSummaries = new Map<string, DocumentSummary>();
   private readonly modelRows: ModelRow[];
   private readonly modelSummaries = new Map<number, ModelSummary>();
+  /** Each model's aliases as printed, by model id. */
+  private readonly aliasesOf = new Map<number, string[]>();
   private readonly modelsByBrand = new Map<string, ModelRow[]>();
   private readonly modelIndex = new Map<string, Map<string, ModelIndexEntry[]>>();
   private readonly brandSlugs = new Map<string, string>();
@@ -110,10 +112,7 @@ export class CorpusView {
     this.brandSet = new Set(this.brands);
     for (const b of this.brands) this.brandSlugs.set(slugify(b), b);
     for (const a of reader.brandAliases()) this.brandAliases.set(a.norm, a.brand);
-    for (const d of reader.documents()) {
-      this.documentRows.set(d.id, d);
-      this.documentSummaries.set(d.id, toDocumentSummary(d));
-    }
+    for (const d of reader.documents()) this.documentRows.set(d.id, d);
     for (const r of reader.ranges()) this.ranges.set(r.id, r);
     this.modelRows = reader.models();
     const links = reader.documentModelLinks();
@@ -125,19 +124,10 @@ export class CorpusView {
       push(this.modelsOfDoc, l.document_id, m);
     }
     const aliases = reader.aliases();
-    const aliasesOf = new Map<number, string[]>();
-    for (const a of aliases) push(aliasesOf, a.model_id, a.alias);
+    for (const a of aliases) push(this.aliasesOf, a.model_id, a.alias);
     for (const m of this.modelRows) {
       push(this.modelsByBrand, m.brand, m);
       this.indexModel(m.brand, m.norm, { model: m, kind: 'name' });
-      this.modelSummaries.set(m.id, {
-        model_id: modelIdOf(m),
-        brand: m.brand,
-        name: m.name,
-        range: m.range_id === null ? null : (this.ranges.get(m.range_id)?.name ?? null),
-        aliases: (aliasesOf.get(m.id) ?? []).filter((a) => normModel(a) !== m.norm),
-        equipment: m.equipment as (typeof EQUIPMENT)[number],
-      });
     }
     for (const a of aliases) {
       const m = byId.get(a.model_id);
@@ -196,8 +186,21 @@ export class CorpusView {
     return this.modelRows.filter((m) => m.range_id === rangeId);
   }
 
+  /** A model as the API shows it, built on first use (not for 14,528 models before `serve` listens). */
   modelSummary(model: ModelRow): ModelSummary {
-    return this.modelSummaries.get(model.id)!;
+    let summary = this.modelSummaries.get(model.id);
+    if (!summary) {
+      summary = {
+        model_id: modelIdOf(model),
+        brand: model.brand,
+        name: model.name,
+        range: model.range_id === null ? null : (this.ranges.get(model.range_id)?.name ?? null),
+        aliases: (this.aliasesOf.get(model.id) ?? []).filter((a) => normModel(a) !== model.norm),
+        equipment: model.equipment as (typeof EQUIPMENT)[number],
+      };
+      this.modelSummaries.set(model.id, summary);
+    }
+    return summary;
   }
 
   /** A model by its public identifier (`brand-slug:NORM`); the name part is normalised, so case does not matter. */
@@ -215,8 +218,16 @@ export class CorpusView {
     return this.documentRows.get(id);
   }
 
+  /** A document as the API shows it, built on first use and kept (as model summaries are). */
   documentSummary(id: string): DocumentSummary | undefined {
-    return this.documentSummaries.get(id);
+    let summary = this.documentSummaries.get(id);
+    if (!summary) {
+      const row = this.documentRows.get(id);
+      if (!row) return undefined;
+      summary = toDocumentSummary(row);
+      this.documentSummaries.set(id, summary);
+    }
+    return summary;
   }
 
   documentIds(): string[] {

@@ -134,7 +134,8 @@ export function lineTerms(line: string, language: string): Set<string> {
       for (const s of stream) streams[i]!.push(s);
     });
   }
-  for (const m of folded.matchAll(CODE_PAIR)) out.add(`${m[1]}${m[2]}`);
+  // Most lines of a manual hold no digit, and so no prefix-and-number code: the scan is skipped there.
+  if (hasDigit(folded)) for (const m of folded.matchAll(CODE_PAIR)) out.add(`${m[1]}${m[2]}`);
   langs.forEach((lang, i) => {
     const concepts: string[] = [];
     collectConcepts(streams[i]!, lang, concepts);

@@ -74,6 +74,7 @@ export interface ChunkIndex {
   searchCandidates(
     terms: readonly { match: string; word: number; weight: number }[],
     limit: number,
+    language?: string,
   ): {
     id: string;
     documentId: string;
@@ -155,8 +156,8 @@ type Group = QueryWord & { pairs?: string[] };
  * (title-credit.ts), and with `modelWords` so does a model the question names that the manual prints in
  * a heading (`headedModels`). Ties are broken by document, page and chunk id, so the order is deterministic.
  *
- * The full-text index proposes CANDIDATES chunks: those matching the most words, then the highest sum of
- * their matched terms' weights times IDF, filters applied in the query; on a large corpus only the rarest
+ * The full-text index proposes CANDIDATES chunks: most words matched x weight x IDF of the first term held
+ * (candidates.ts), filters applied; on a large corpus only the rarest
  * terms, up to POSTINGS_BUDGET postings, propose, as long as they propose CANDIDATES chunks. Each is then scored exactly with
  * BM25+ per view from its stored term frequencies. On the shared keys, 100 candidates give the same
  * hit@1 and hit@3 as scoring every chunk (50 lose two questions).
@@ -187,11 +188,11 @@ export function rankPages(
   const { chunks: total, lengths } = index.searchStats;
   const { all: candidateTerms, within } = candidateQuery(index, scored, filter, frequencyOf, total);
   if (candidateTerms.length === 0) return [];
-  let candidates = index.searchCandidates(within, CANDIDATES);
+  let candidates = index.searchCandidates(within, CANDIDATES, filter.language);
   // The rarest terms alone may propose fewer chunks than asked (rare words, a narrow filter): then every
   // term proposes, as without the bound, rather than leaving the list short.
   if (candidates.length < CANDIDATES && within.length < candidateTerms.length) {
-    candidates = index.searchCandidates(candidateTerms, CANDIDATES);
+    candidates = index.searchCandidates(candidateTerms, CANDIDATES, filter.language);
   }
 
   const average = lengths.map((l) => l / Math.max(1, total));
@@ -500,13 +501,10 @@ function filterChunks(index: ChunkIndex, filter: RankFilter, total: number): num
   return chunks;
 }
 
-/** The filters as an FTS5 query on the facet tokens, or null when nothing is filtered. */
+/** Brand and document filters as an FTS5 query on the facets, or null (language: searchCandidates). */
 function facetExpression(filter: RankFilter): string | null {
   const facets: string[] = [];
   if (filter.brand) facets.push(quote(facet.brand(filter.brand)));
-  if (filter.language) {
-    facets.push(`(${quote(facet.language(filter.language))} OR ${quote(facet.language('mul'))})`);
-  }
   if (filter.documents) {
     facets.push(`(${[...filter.documents].map((d) => quote(facet.document(d))).join(' OR ')})`);
   }

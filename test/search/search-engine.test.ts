@@ -136,6 +136,52 @@ afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+describe('candidate chunks', () => {
+  /**
+   * The candidate query as SQL computed it before counting moved to JavaScript: the filters inside each
+   * term's full-text query, grouped by chunk, ordered by the words held times the first row's weight.
+   */
+  function sqlCandidates(terms: { match: string; word: number; weight: number }[], filter: string | null) {
+    const one = 'SELECT rowid, ? AS g, ? AS s FROM chunk_index WHERE chunk_index MATCH ?';
+    return reader.db
+      .prepare(
+        `SELECT c.id FROM (SELECT rowid, count(DISTINCT g) AS n, sum(s) AS s
+           FROM (${terms.map(() => one).join(' UNION ALL ')})
+           GROUP BY rowid ORDER BY n * s DESC, rowid LIMIT 100) f JOIN chunks c ON c.rowid = f.rowid`,
+      )
+      .pluck()
+      .all(...terms.flatMap((t) => [t.word, t.weight, filter ? `${t.match} AND ${filter}` : t.match]))
+      .sort();
+  }
+
+  it('are those of the former SQL query, with and without a language filter', () => {
+    const terms = [
+      { match: '{terms section} : "thermistor"', word: 0, weight: 1.7 },
+      { match: '{stems section} : "en:thermistor"', word: 0, weight: 1.1 },
+      { match: '{stems section} : "fr:thermistanc"', word: 0, weight: 0.9 },
+      { match: '{terms section} : "water"', word: 1, weight: 0.8 },
+      { match: '{concepts section} : "~water-flow"', word: 1, weight: 0.6 },
+      { match: '{terms section} : "e9"', word: 2, weight: 2.5 },
+      { match: '{terms section} : "strainer"', word: 3, weight: 1.2 },
+    ];
+    const ids = (language?: string) =>
+      reader
+        .searchCandidates(terms, 100, language)
+        .map((c) => c.id)
+        .sort();
+    expect(ids().length).toBeGreaterThan(2);
+    expect(ids()).toEqual(sqlCandidates(terms, null));
+    for (const language of ['en', 'fr', 'de', 'xx']) {
+      const filter = `{facets} : ("l:${language}" OR "l:mul")`;
+      expect(ids(language)).toEqual(sqlCandidates(terms, filter));
+      for (const c of reader.searchCandidates(terms, 100, language))
+        expect(['mul', language]).toContain(c.language);
+    }
+    expect(ids('en').length).toBeGreaterThan(0);
+    expect(ids('xx')).toEqual([]);
+  });
+});
+
 describe('searchChunks', () => {
   it('finds the English page for a French technical term', () => {
     const r = search({ q: 'Comment mesurer la thermistance ?', brand: 'Demotherm', language: 'en' });
