@@ -156,3 +156,17 @@ export function shuffled<T>(list: readonly T[], random: () => number): T[] {
 export function between(random: () => number, lo: number, hi: number): number {
   return lo + (hi - lo) * random();
 }
+
+export function pick<T>(list: readonly T[], random: () => number): T {
+  return list[Math.floor(random() * list.length)]!;
+}
+
+/** A size to a tenth of a point, as the drawings print them. */
+export function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/** Column widths drawn around `base`, each between 0.78 and 1.25 of it. */
+export function jitter(base: number[], random: () => number): number[] {
+  return base.map((w) => round(w * between(random, 0.78, 1.25)));
+}

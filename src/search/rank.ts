@@ -1,6 +1,11 @@
 import { isLanguage } from '../text/stopwords.js';
 import type { AnalyzedQuery, QueryWord } from './analyzer.js';
-import { type ChunkTerms, facet, INDEX_FIELDS, type IndexField } from './chunk-index.js';
+import { bm25 } from './bm25.js';
+import { CANDIDATES, candidateQuery, type RankFilter, type ScoredTerm } from './candidate-terms.js';
+
+export type { RankFilter } from './candidate-terms.js';
+
+import { type ChunkTerms, INDEX_FIELDS, type IndexField } from './chunk-index.js';
 import { titleCredit } from './title-credit.js';
 
 /**
@@ -35,9 +40,6 @@ const NAMED_BOOST = 1.5;
  */
 const PAGE_SHARE = 0.3;
 
-/** BM25+ with less length normalisation than usual, as heading fragments make very short chunks. */
-const BM25 = { k: 1.2, b: 0.5, d: 0.5 };
-
 /** Words (and as many pairs) of a question that are scored: a long paste costs no more than a question. */
 const MAX_WORDS = 40;
 
@@ -48,22 +50,6 @@ const MAX_EDITS = 6;
 const FUZZY_WEIGHT = 0.45;
 /** Words of the index a mistyped word may stand for. */
 const MAX_SPELLINGS = 50;
-
-/**
- * Chunks the full-text index proposes for exact scoring. Its cheap estimate (words matched, summed IDF)
- * only chooses which chunks are scored; the order is decided by the exact scoring.
- */
-const CANDIDATES = 100;
-/** Share of the chunks above which a term is too common to propose candidates. */
-const COMMON_SHARE = 0.05;
-/**
- * Postings (chunks per term within the filters, summed over the terms) that one question may count to
- * choose its candidates: counting and grouping them in SQLite is most of a search's cost and grows with
- * the corpus, so past this bound the rarest terms propose and the commoner ones only score (unless the
- * rarest propose fewer than CANDIDATES chunks). Far above what a question costs on a corpus of a few
- * thousand pages, so there it changes nothing.
- */
-const POSTINGS_BUDGET = 20_000;
 
 /** The on-disk index as ranking sees it (BundleReader implements it). */
 export interface ChunkIndex {
@@ -92,29 +78,6 @@ export interface RankOptions {
   titleTerms?: (documentId: string) => ReadonlySet<string> | undefined;
   /** Indexes in `query.words` of the words that name a model the bundle knows (`headedModels`). */
   modelWords?: ReadonlySet<number>;
-}
-
-/** Which chunks may be returned; an empty value does not restrict. */
-export interface RankFilter {
-  brand?: string;
-  documents?: ReadonlySet<string>;
-  language?: string;
-}
-
-/**
- * One term of a query word in one view: the columns it is looked up in and its weight there. The terms
- * of a word are alternatives (as written, its stem under each language's stemmer, its glossary concepts,
- * the index words a typo may stand for): a chunk scores the best of them, not their sum, so that a page
- * indexed under every language (a manual in a language without a stemmer, or in several) does not score
- * a word once per language. The parts of a code written in pieces (`part`) each add to that.
- */
-interface ScoredTerm {
-  term: string;
-  fields: { field: number; boost: number }[];
-  weight: number;
-  part: boolean;
-  /** The language a stem or pair term is tagged with ("fr:pression"), or null for untagged terms. */
-  language: string | null;
 }
 
 export interface RankedPage {
@@ -353,16 +316,6 @@ function tagOf(term: string): string | null {
   return isLanguage(tag) ? tag : null;
 }
 
-function idf(df: number, total: number): number {
-  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
-}
-
-/** BM25+ of one term in one view of one chunk. */
-function bm25(tf: number, df: number, total: number, length: number, average: number): number {
-  const { k, b, d } = BM25;
-  return idf(df, total) * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * length) / Math.max(average, 1e-9))));
-}
-
 /**
  * The terms of one word of the question, each with the views it is looked up in: the exact forms (and,
  * weaker, the parts of a code) in the exact view, the stems, the concepts, the pairs, each also in the
@@ -398,11 +351,6 @@ function groupTerms(
 }
 
 /**
- * A word of five letters or more, without digits, that the index holds neither as written nor by any of
- * its stems is taken for a typo and matched loosely. Known words and codes are never matched loosely (and
- * there is no prefix search, so a code never matches a longer one).
- */
-/**
  * For a model name or code ("BLN-010TB1"), its longest leading part that the index holds as a word of
  * its own, cut where letters and digits meet and holding both ("bln010"): specification tables print a
  * series name and its suffix in separate cells, and a question may name a variant of a model the manual
@@ -421,98 +369,15 @@ function modelFamily(group: Group, frequencyOf: (term: string) => number[] | nul
   return null;
 }
 
+/**
+ * A word of five letters or more, without digits, that the index holds neither as written nor by any of
+ * its stems is taken for a typo and matched loosely. Known words and codes are never matched loosely (and
+ * there is no prefix search, so a code never matches a longer one).
+ */
 function isTypo(word: QueryWord, frequencyOf: (term: string) => number[] | null): boolean {
   if (word.code || word.exact.length !== 1 || word.parts.length > 0) return false;
   const term = word.exact[0]!;
   return term.length >= 5 && !frequencyOf(term) && !word.stems.some((s) => frequencyOf(s));
-}
-
-/**
- * The terms that propose candidates, each an FTS5 query with its word and weight (view weight x IDF).
- * Terms standing in more than COMMON_SHARE of the chunks are left out: their postings are what a query
- * costs, and their IDF adds little to the estimate (the exact scoring still counts them). Only when every
- * term of the question is that common does each word propose by its rarest term.
- */
-function candidateQuery(
-  index: ChunkIndex,
-  scored: { terms: ScoredTerm[] }[],
-  filter: RankFilter,
-  frequencyOf: (term: string) => number[] | null,
-  total: number,
-): { all: CandidateTerm[]; within: CandidateTerm[] } {
-  const filterMatch = facetExpression(filter);
-  const common = Math.max(CANDIDATES, COMMON_SHARE * total);
-  const all = scored.flatMap(({ terms }, word) =>
-    terms.flatMap((t) => {
-      const df = frequencyOf(t.term);
-      if (!df) return [];
-      const main = t.fields[0]!;
-      const columns = t.fields.map((f) => INDEX_FIELDS[f.field]).join(' ');
-      return [
-        {
-          match: `{${columns}} : ${quote(t.term)}${filterMatch ? ` AND ${filterMatch}` : ''}`,
-          word,
-          weight: t.weight * main.boost * idf(Math.max(1, df[main.field]!), total),
-          df: Math.max(...df),
-          postings: t.fields.reduce((sum, f) => sum + df[f.field]!, 0),
-        },
-      ];
-    }),
-  );
-  let chosen = all.filter((t) => t.df <= common);
-  if (chosen.length === 0) {
-    const rarest = new Map<number, (typeof all)[number]>();
-    for (const t of all) {
-      const r = rarest.get(t.word);
-      if (!r || t.df < r.df) rarest.set(t.word, t);
-    }
-    chosen = [...rarest.values()];
-  }
-  // A filter is applied inside the full-text query, so only its share of a term's postings is counted.
-  const share = Math.min(1, filterChunks(index, filter, total) / Math.max(1, total));
-  let postings = 0;
-  const kept = new Set(
-    [...chosen]
-      .sort((a, b) => a.postings - b.postings)
-      .filter((t, i) => {
-        postings += t.postings * share;
-        return i === 0 || postings <= POSTINGS_BUDGET;
-      }),
-  );
-  const term = ({ match, word, weight }: CandidateTerm): CandidateTerm => ({ match, word, weight });
-  return { all: chosen.map(term), within: chosen.filter((t) => kept.has(t)).map(term) };
-}
-
-type CandidateTerm = { match: string; word: number; weight: number };
-
-/** How many chunks the filters leave at most (the narrowest of them), or `total` when none is set. */
-function filterChunks(index: ChunkIndex, filter: RankFilter, total: number): number {
-  let chunks = total;
-  if (filter.brand) chunks = Math.min(chunks, index.facetChunks(facet.brand(filter.brand)));
-  if (filter.language) {
-    const language = index.facetChunks(facet.language(filter.language));
-    chunks = Math.min(chunks, language + index.facetChunks(facet.language('mul')));
-  }
-  if (filter.documents) {
-    let documents = 0;
-    for (const d of filter.documents) documents += index.facetChunks(facet.document(d));
-    chunks = Math.min(chunks, documents);
-  }
-  return chunks;
-}
-
-/** Brand and document filters as an FTS5 query on the facets, or null (language: searchCandidates). */
-function facetExpression(filter: RankFilter): string | null {
-  const facets: string[] = [];
-  if (filter.brand) facets.push(quote(facet.brand(filter.brand)));
-  if (filter.documents) {
-    facets.push(`(${[...filter.documents].map((d) => quote(facet.document(d))).join(' OR ')})`);
-  }
-  return facets.length ? `{facets} : (${facets.join(' AND ')})` : null;
-}
-
-function quote(term: string): string {
-  return `"${term.replaceAll('"', '""')}"`;
 }
 
 function compare(a: string, b: string): number {
