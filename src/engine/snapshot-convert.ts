@@ -32,10 +32,18 @@ export const CONVERTER_ENV: Readonly<Record<string, string>> = {
  * V8 settings of the converter process. Its JavaScript only passes messages to libvips, which does the
  * work in native code, so V8's optimising compilers buy it nothing: without them (`--jitless`) the
  * process holds about 10 MB less (83-88 MB instead of 93-98 under the soak's conversions, the CPU per
- * conversion unchanged; BENCHMARKS.md, soak). WebAssembly needs a compiler, so it is turned off with it
- * explicitly (otherwise V8 warns on every start); sharp's native build uses none.
+ * conversion unchanged; BENCHMARKS.md, soak). WebAssembly needs a compiler; sharp's native build uses
+ * none. Node 22 keeps WebAssembly exposed under `--jitless` and V8 warns of the conflict on every start
+ * unless it is turned off too (`--no-expose-wasm`); Node 24 turns it off itself, without a warning, and
+ * refuses that V8 flag on its command line (the process would not start), so it is passed to Node 22 only.
  */
-export const CONVERTER_EXEC_ARGV: readonly string[] = ['--jitless', '--no-expose-wasm'];
+export const CONVERTER_EXEC_ARGV: readonly string[] = converterFlags(process.versions.node);
+
+/** The converter's V8 flags for a Node version (exported for its test, which covers both majors). */
+export function converterFlags(nodeVersion: string): string[] {
+  const major = Number(nodeVersion.split('.')[0]);
+  return major < 24 ? ['--jitless', '--no-expose-wasm'] : ['--jitless'];
+}
 
 /** The converter stops after this long without work (it starts again on the next conversion). */
 export const CONVERTER_IDLE_MS = 30_000;

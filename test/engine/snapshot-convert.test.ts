@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONVERTER_ENV, CONVERTER_EXEC_ARGV, SnapshotConverter } from '../../src/engine/snapshot-convert.js';
+import {
+  CONVERTER_ENV,
+  CONVERTER_EXEC_ARGV,
+  converterFlags,
+  SnapshotConverter,
+} from '../../src/engine/snapshot-convert.js';
 
 /**
  * The snapshot converter process: conversions in a process of its own (started with the allocator
@@ -45,6 +50,17 @@ describe('the snapshot converter process', () => {
     // Started without V8's compilers (they would only cost it memory): the flags are on its command line.
     const argv = (await import('node:fs')).readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     for (const flag of CONVERTER_EXEC_ARGV) expect(argv).toContain(flag);
+  });
+
+  it('starts the running Node with its flags, silently (each major takes other flags)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const run = spawnSync(process.execPath, [...CONVERTER_EXEC_ARGV, '-e', 'setTimeout(() => {}, 50)'], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(converterFlags('22.14.0')).toEqual(['--jitless', '--no-expose-wasm']);
+    expect(converterFlags('24.21.0')).toEqual(['--jitless']);
   });
 
   it('fails a conversion it cannot do, and goes on converting', async () => {
