@@ -43,9 +43,9 @@ export interface HandlerDeps {
 }
 
 /**
- * Lookup results by request, with their JSON: a bundle never changes under a running server, so they stay
- * valid until `reopen` replaces the cache. Bounded by count and by the bytes of their JSON, least recently
- * used first out.
+ * Lookup results by request, as their JSON: a bundle never changes under a running server, so they stay
+ * valid until `reopen` replaces the cache. Bounded by count and by the memory of their JSON, least
+ * recently used first out.
  */
 export type LookupCache = LRUCache<string, ServiceResult>;
 
@@ -53,12 +53,37 @@ export function lookupCache(): LookupCache {
   return new LRUCache<string, ServiceResult>({
     max: 10_000,
     maxSize: 32 * 1024 * 1024,
-    // An entry holds its JSON and the body it was made from: measured at about 4.7 times the JSON's
-    // length in heap for a code the manuals lack (2.7 KiB for 0.57 KiB of JSON), and the REST routes keep
-    // the JSON's UTF-8 bytes beside an entry they have answered with (about one byte per character), so
-    // 6 bytes per character keeps the bound near the memory actually held.
-    sizeCalculation: (result) => Math.max(1, (result.json?.length ?? 0) * 6),
+    // An entry holds its JSON (one byte per character, two for text beyond Latin-1) and the REST routes
+    // keep its UTF-8 bytes beside it once they have answered with it; an MCP call keeps its tool result
+    // (the body parsed once, about 4.7 times the JSON's length) for as long as the entry is kept. 4 bytes
+    // per character and 256 for the objects keeps the bound near what a REST-only entry holds.
+    sizeCalculation: (result) => 256 + (result.json?.length ?? 0) * 4,
   });
+}
+
+/**
+ * A cached lookup: its JSON and the fields the routes read on every answer, not its body. The body of a
+ * diagnostic takes about 4.7 times its JSON's length in heap (2.7 KiB for 0.57 KiB of JSON for a code the
+ * manuals lack), and the REST routes answer with the JSON alone; the body is parsed again when read,
+ * which the MCP path does once per protocol revision (it then keeps the tool result made from it).
+ */
+class CachedLookup<T> implements ServiceResult<T> {
+  readonly status = 200;
+  readonly billable: boolean;
+  readonly json: string;
+  readonly state: string | undefined;
+
+  constructor(body: T & { billable: boolean }, json: string) {
+    this.billable = body.billable;
+    this.json = json;
+    const fields = body as { state?: unknown; status?: unknown };
+    const state = fields.state ?? fields.status;
+    this.state = typeof state === 'string' ? state : undefined;
+  }
+
+  get body(): T {
+    return JSON.parse(this.json) as T;
+  }
 }
 
 const ok = <T>(body: T, billable = false): ServiceResult<T> => ({ status: 200, body, billable });
@@ -78,13 +103,12 @@ function cached<T extends { billable: boolean }>(
   key: string,
   make: () => T,
 ): ServiceResult<T> {
-  let hit = cache.get(key) as ServiceResult<T> | undefined;
-  if (!hit) {
-    const body = make();
-    hit = { status: 200, body, billable: body.billable, json: JSON.stringify(body) };
-    cache.set(key, hit);
-  }
-  return hit;
+  const hit = cache.get(key) as ServiceResult<T> | undefined;
+  if (hit) return hit;
+  const body = make();
+  const entry = new CachedLookup(body, JSON.stringify(body));
+  cache.set(key, entry);
+  return entry;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationSpec } from '../contract/operations.js';
 import type { Authenticator } from '../edge/auth.js';
 import type { HttpMetrics } from '../edge/metrics.js';
-import type { ServiceContext, ServiceResult } from '../engine/context.js';
+import { type ServiceContext, type ServiceResult, stateOf } from '../engine/context.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
 
@@ -38,12 +38,15 @@ export function negotiateImage(accept: string | undefined): 'webp' | 'png' | nul
  */
 const cachedBytes = new WeakMap<ServiceResult, Buffer>();
 
-function jsonBody(result: ServiceResult & { json: string }): string | Buffer {
+export function jsonBody(result: ServiceResult & { json: string }): string | Buffer {
   // A replayed response is read from the store for this request only: its text is sent as it is.
   if (result.replayed) return result.json;
   let bytes = cachedBytes.get(result);
   if (bytes === undefined) {
-    bytes = Buffer.from(result.json, 'utf8');
+    // Outside Node's shared 8 KiB pool, where a small Buffer.from lands: a kept slice of a pool slab
+    // keeps the whole slab (and the short-lived answers written around it) for as long as it is kept.
+    bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(result.json));
+    bytes.write(result.json);
     cachedBytes.set(result, bytes);
   }
   return bytes;
@@ -110,10 +113,8 @@ export function registerOperations(
         }
         const result = await services.invoke(ctx, op.name, input);
         if (result.billable && !result.replayed) metrics.billable.inc({ operation: op.name });
-        const state =
-          (result.body as { state?: string; status?: string } | null)?.state ??
-          (result.body as { status?: string } | null)?.status;
-        if (op.billing !== 'none' && typeof state === 'string')
+        const state = stateOf(result);
+        if (op.billing !== 'none' && state !== undefined)
           metrics.diagnostics.inc({ operation: op.name, state });
         if (result.replayed) reply.header('Idempotency-Replayed', 'true');
         if (result.binary) {

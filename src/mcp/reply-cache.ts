@@ -77,7 +77,10 @@ export class ReplyCache {
       const json = JSON.stringify(result) as string | undefined;
       // A result without a JSON form is left out, as JSON.stringify leaves it out.
       if (json === undefined) return Buffer.from(JSON.stringify(message));
-      cached = { value: result, bytes: Buffer.from(json) };
+      // Outside Node's shared 8 KiB pool: a kept pool slice would keep its whole slab (routes.ts).
+      const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+      bytes.write(json);
+      cached = { value: result, bytes };
       this.bySource.set(source, cached);
     }
     // The members around `result`, as JSON.stringify writes them: `{"k":v,` before and `,"k":v}` after.

@@ -4,6 +4,7 @@ import { hostName, isLoopbackHost } from '../edge/loopback.js';
 import type { HttpMetrics } from '../edge/metrics.js';
 import { OriginPolicy } from '../edge/origin.js';
 import { sendServiceError } from '../edge/problem.js';
+import { stateOf } from '../engine/context.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
 import type { McpEndpoint } from './endpoint.js';
@@ -87,9 +88,8 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
     if (!metrics || !result) return;
     if (result.billable && !result.replayed) metrics.billable.inc({ operation: name });
     const op = options.services.operation(name);
-    const body = result.body as { state?: unknown; status?: unknown } | null;
-    const state = body?.state ?? body?.status;
-    if (op && op.billing !== 'none' && typeof state === 'string') {
+    const state = stateOf(result);
+    if (op && op.billing !== 'none' && state !== undefined) {
       metrics.diagnostics.inc({ operation: name, state });
     }
   };

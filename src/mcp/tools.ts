@@ -224,8 +224,10 @@ function buildSuccessResult(service: ServiceResult, version: ProtocolVersion): C
       mimeType: service.binary.contentType,
     });
   }
-  content.push(...linksFor(service.body, version));
-  return { content, structuredContent: service.body };
+  // Read once: a cached lookup parses its body from its JSON on every read.
+  const body = service.body;
+  content.push(...linksFor(body, version));
+  return { content, structuredContent: body };
 }
 
 function errorResult(doc: Problem): CallToolResult {

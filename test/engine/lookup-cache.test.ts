@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { BundleReader } from '../../src/bundle/reader.js';
+import { type ServiceContext, type ServiceResult, stateOf } from '../../src/engine/context.js';
+import { corpusView } from '../../src/engine/corpus.js';
+import { diagnose } from '../../src/engine/diagnostic.js';
+import { type HandlerDeps, handlerTable, lookupCache } from '../../src/engine/handlers.js';
+import { jsonBody } from '../../src/http/routes.js';
+import { projectPath } from '../../src/project-path.js';
+
+/*
+ * A cached lookup keeps its JSON and the fields every answer reads, not its body (which takes several
+ * times the JSON's memory): the body is parsed again when read, equal to the body first made.
+ */
+
+const reader = new BundleReader(projectPath('data', 'demo.bundle'));
+const view = corpusView(reader);
+const lookups = lookupCache();
+// The diagnostic handlers read the corpus view and the lookup cache only.
+const table = handlerTable(() => ({ reader, view, lookups }) as unknown as HandlerDeps);
+const ctx = {} as ServiceContext;
+const known = reader.db
+  .prepare(
+    `SELECT e.brand, e.code, m.name AS model FROM error_codes e
+     JOIN document_models dm ON dm.document_id = e.document_id JOIN models m ON m.id = dm.model_id
+     LIMIT 1`,
+  )
+  .get() as { brand: string; code: string; model: string };
+
+afterAll(() => reader.close());
+
+describe('the lookup cache', () => {
+  for (const [what, code] of [
+    ['a code of the manuals', known.code],
+    ['a code the manuals lack', `${known.code}Z9Q`],
+  ] as const) {
+    it(`answers ${what} again from one entry that holds its JSON, not its body`, async () => {
+      const input = { brand: known.brand, model: known.model, error_code: code };
+      const first = (await table.diagnose(ctx, input)) as ServiceResult;
+      const again = (await table.diagnose(ctx, input)) as ServiceResult;
+      expect(again).toBe(first);
+      const fresh = diagnose(view, input);
+      expect(first.json).toBe(JSON.stringify(fresh));
+      expect(first.body).toEqual(JSON.parse(JSON.stringify(fresh)));
+      expect(first.billable).toBe(fresh.billable);
+      expect(stateOf(first)).toBe(fresh.state);
+      expect(Object.getOwnPropertyNames(first)).not.toContain('body');
+    });
+  }
+
+  it('tells the state of a result without a state member from its body', () => {
+    expect(stateOf({ status: 200, billable: false, body: { state: 'answer' } })).toBe('answer');
+    expect(stateOf({ status: 200, billable: false, body: { status: 'open' } })).toBe('open');
+    expect(stateOf({ status: 200, billable: false, body: { items: [] } })).toBeUndefined();
+  });
+});
+
+describe('the REST bytes of a cached result', () => {
+  it('are the JSON in UTF-8, in a buffer of their own (not a slice of the shared pool), made once', async () => {
+    const input = { brand: known.brand, model: known.model, error_code: `${known.code}ÄÖ` };
+    const result = (await table.diagnose(ctx, input)) as ServiceResult & { json: string };
+    const bytes = jsonBody(result) as Buffer;
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    expect(bytes.toString('utf8')).toBe(result.json);
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+    expect(jsonBody(result)).toBe(bytes);
+  });
+});
