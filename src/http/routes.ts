@@ -5,6 +5,7 @@ import type { HttpMetrics } from '../edge/metrics.js';
 import { type ServiceContext, type ServiceResult, stateOf } from '../engine/context.js';
 import { ServiceError } from '../engine/errors.js';
 import type { Services } from '../engine/services.js';
+import { keptUtf8 } from '../kept-bytes.js';
 
 /**
  * The image format an Accept header prefers among the two we serve: WebP (as stored) unless PNG is
@@ -43,10 +44,7 @@ export function jsonBody(result: ServiceResult & { json: string }): string | Buf
   if (result.replayed) return result.json;
   let bytes = cachedBytes.get(result);
   if (bytes === undefined) {
-    // Outside Node's shared 8 KiB pool, where a small Buffer.from lands: a kept slice of a pool slab
-    // keeps the whole slab (and the short-lived answers written around it) for as long as it is kept.
-    bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(result.json));
-    bytes.write(result.json);
+    bytes = keptUtf8(result.json);
     cachedBytes.set(result, bytes);
   }
   return bytes;

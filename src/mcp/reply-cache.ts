@@ -23,6 +23,8 @@
  * Hand-written: no maintained library splices a cached member into JSON.stringify's output.
  */
 
+import { keptUtf8 } from '../kept-bytes.js';
+
 interface Serialised {
   value: unknown;
   /** The UTF-8 bytes of `JSON.stringify(value)`. */
@@ -77,9 +79,7 @@ export class ReplyCache {
       const json = JSON.stringify(result) as string | undefined;
       // A result without a JSON form is left out, as JSON.stringify leaves it out.
       if (json === undefined) return Buffer.from(JSON.stringify(message));
-      // Outside Node's shared 8 KiB pool: a kept pool slice would keep its whole slab (routes.ts).
-      const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
-      bytes.write(json);
+      const bytes = keptUtf8(json);
       cached = { value: result, bytes };
       this.bySource.set(source, cached);
     }
