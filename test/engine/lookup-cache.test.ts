@@ -1,40 +1,56 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BundleReader } from '../../src/bundle/reader.js';
 import { type ServiceContext, type ServiceResult, stateOf } from '../../src/engine/context.js';
 import { corpusView } from '../../src/engine/corpus.js';
 import { diagnose } from '../../src/engine/diagnostic.js';
 import { type HandlerDeps, handlerTable, lookupCache } from '../../src/engine/handlers.js';
 import { jsonBody } from '../../src/http/routes.js';
-import { projectPath } from '../../src/project-path.js';
+import { demoBundle } from '../mcp/harness.js';
 
 /*
  * A cached lookup keeps its JSON and the fields every answer reads, not its body (which takes several
  * times the JSON's memory): the body is parsed again when read, equal to the body first made.
  */
 
-const reader = new BundleReader(projectPath('data', 'demo.bundle'));
-const view = corpusView(reader);
-const lookups = lookupCache();
-// The diagnostic handlers read the corpus view and the lookup cache only.
-const table = handlerTable(() => ({ reader, view, lookups }) as unknown as HandlerDeps);
-const ctx = {} as ServiceContext;
-const known = reader.db
-  .prepare(
-    `SELECT e.brand, e.code, m.name AS model FROM error_codes e
-     JOIN document_models dm ON dm.document_id = e.document_id JOIN models m ON m.id = dm.model_id
-     LIMIT 1`,
-  )
-  .get() as { brand: string; code: string; model: string };
+type Known = { brand: string; code: string; model: string };
 
-afterAll(() => reader.close());
+let reader: BundleReader;
+let view: ReturnType<typeof corpusView>;
+let table: ReturnType<typeof handlerTable>;
+let known: Known;
+let dispose: () => void;
+const ctx = {} as ServiceContext;
+
+beforeAll(async () => {
+  // The demo bundle of the test run (built when absent, as on a fresh clone), not data/demo.bundle.
+  const demo = await demoBundle();
+  dispose = demo.dispose;
+  reader = new BundleReader(demo.bundle);
+  view = corpusView(reader);
+  const lookups = lookupCache();
+  // The diagnostic handlers read the corpus view and the lookup cache only.
+  table = handlerTable(() => ({ reader, view, lookups }) as unknown as HandlerDeps);
+  known = reader.db
+    .prepare(
+      `SELECT e.brand, e.code, m.name AS model FROM error_codes e
+       JOIN document_models dm ON dm.document_id = e.document_id JOIN models m ON m.id = dm.model_id
+       LIMIT 1`,
+    )
+    .get() as Known;
+});
+
+afterAll(() => {
+  reader?.close();
+  dispose?.();
+});
 
 describe('the lookup cache', () => {
-  for (const [what, code] of [
-    ['a code of the manuals', known.code],
-    ['a code the manuals lack', `${known.code}Z9Q`],
+  for (const [what, codeOf] of [
+    ['a code of the manuals', (k: Known) => k.code],
+    ['a code the manuals lack', (k: Known) => `${k.code}Z9Q`],
   ] as const) {
     it(`answers ${what} again from one entry that holds its JSON, not its body`, async () => {
-      const input = { brand: known.brand, model: known.model, error_code: code };
+      const input = { brand: known.brand, model: known.model, error_code: codeOf(known) };
       const first = (await table.diagnose(ctx, input)) as ServiceResult;
       const again = (await table.diagnose(ctx, input)) as ServiceResult;
       expect(again).toBe(first);
