@@ -282,6 +282,42 @@ function plainStandardHeaders(headers: RequestHeaders, message: JSONRPCRequest):
   return typeof source === 'string' && name === source && !name.startsWith('=?');
 }
 
+/** The 2025-era revision a request's header names (none: the transport spec's default), or undefined. */
+function legacyVersionOf(headers: RequestHeaders): ProtocolVersion | undefined {
+  const value = headers['mcp-protocol-version'];
+  const version = value === undefined ? DEFAULT_PROTOCOL_VERSION : header(value);
+  return (LEGACY_PROTOCOL_VERSIONS as readonly (string | undefined)[]).includes(version)
+    ? (version as ProtocolVersion)
+    : undefined;
+}
+
+/**
+ * Whether the SDK's classification routes this body, sent with a 2025-era revision header (or none), to
+ * the 2025 era as a plain JSON-RPC request (`legacy`, `no-claim`): what the SDK's Streamable HTTP
+ * transport then delivers as it is.
+ *
+ * Asked of the SDK's classifier in its batch form, a one-element array. For a batch it first refuses any
+ * element that carries a 2026-07-28 envelope claim (well-formed or not), then checks each element's
+ * JSON-RPC shape with the request schema first. For a single body it checks the two response schemas
+ * first, and both fail on every request: each failing zod parse builds its issues, which V8 keeps
+ * through the scavenges until a major collection (docs/upstream/mcp-sdk-per-exchange-cost.md), so that
+ * order made every 2025-era request promote about half of what it left in the old generation. Both
+ * forms run the SDK's own schemas; they decide the same thing for a body with an `id` and one of the
+ * methods served here (never `initialize`) under a header that names no modern revision: one element
+ * with an `id` key that passes a batch's shape check can only be a request (the notification and
+ * response schemas are strict and refuse `id` or `method`), and without an envelope claim and without a
+ * modern header the single-body classification answers `no-claim`. Anything else answers false, and the
+ * caller classifies the body as one message, as before.
+ */
+export function routedAsLegacyRequest(
+  request: Omit<Parameters<typeof classifyInboundRequest>[0], 'body'>,
+  body: object,
+): boolean {
+  if (!('id' in body)) return false;
+  const outcome = classifyInboundRequest({ ...request, body: [body] });
+  return outcome.kind === 'legacy' && outcome.reason === 'batch';
+}
+
 /** One long-lived server per era, built by the catalogue, and the exchanges that reach them. */
 export class PersistentExchanges {
   private readonly modern = new ModernTransport();
@@ -320,13 +356,17 @@ export class PersistentExchanges {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
     const method = (body as { method?: unknown }).method;
     if (typeof method !== 'string' || !PERSISTENT_METHODS.has(method)) return null;
-    const outcome = classifyInboundRequest({
+    const request = {
       httpMethod: 'POST',
       protocolVersionHeader: header(headers['mcp-protocol-version']),
       mcpMethodHeader: header(headers['mcp-method']),
       mcpNameHeader: header(headers['mcp-name']),
-      body,
-    });
+    };
+    const legacyVersion = legacyVersionOf(headers);
+    if (legacyVersion !== undefined && routedAsLegacyRequest(request, body)) {
+      return this.legacy.serve(body as JSONRPCRequest, callFor(legacyVersion));
+    }
+    const outcome = classifyInboundRequest({ ...request, body });
     if (outcome.kind === 'modern') {
       // What createMcpHandler checks before it hands a modern request to a server: a served revision,
       // the standard headers, and the client capabilities a method requires (none of the methods here).
@@ -336,15 +376,11 @@ export class PersistentExchanges {
       if (!plainStandardHeaders(headers, outcome.message)) return null;
       return this.modern.serve(outcome.message, callFor(MODERN_PROTOCOL_VERSION));
     }
-    if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim') return null;
-    // What the SDK's Streamable HTTP transport checks before it delivers the message: its JSON-RPC shape
-    // and a revision header it speaks, or none. The shape is checked already: the classifier answers
-    // `no-claim` only for a body that its JSON-RPC request schema accepted (one object with an id and a
-    // method), so the body is delivered as it is, like the modern path's, without a second parse.
-    const versionHeader = headers['mcp-protocol-version'];
-    const version = versionHeader === undefined ? DEFAULT_PROTOCOL_VERSION : header(versionHeader);
-    if (!(LEGACY_PROTOCOL_VERSIONS as readonly (string | undefined)[]).includes(version)) return null;
-    return this.legacy.serve(body as JSONRPCRequest, callFor(version as ProtocolVersion));
+    // The batch form above answers every 2025-era request served here; this is the single-body
+    // classification's answer for the same, kept so that the route does not depend on that proof.
+    if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim' || legacyVersion === undefined)
+      return null;
+    return this.legacy.serve(body as JSONRPCRequest, callFor(legacyVersion));
   }
 
   async close(): Promise<void> {
