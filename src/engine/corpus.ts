@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { BundleReader, ModelRow, RangeRow } from '../bundle/reader.js';
 import type { ChunkRow, CodeLineRow, DocumentRow, ErrorCodeRow } from '../bundle/schema.js';
 import { type Citation, type ProcedureCitation, pageResourceUri, snapshotUrl } from '../contract/common.js';
@@ -6,6 +5,7 @@ import type { DocumentSummary, ModelSummary } from '../contract/documents.js';
 import type { DOC_TYPES, EQUIPMENT } from '../contract/sidecar.js';
 import { excerptStands } from '../text/excerpt-cells.js';
 import { containsVerbatim, normBrand, normModel, slugify } from '../text/normalise.js';
+import { memo } from './memo.js';
 
 /** An error-code row whose excerpt was checked to stand verbatim on its page, with parsed fields. */
 export interface CodeEntry {
@@ -26,20 +26,6 @@ export interface CodeEntry {
 export interface ModelIndexEntry {
   model: ModelRow;
   kind: 'name' | 'alias';
-}
-
-/** lru-cache holds no null or undefined values: results are boxed so that a miss that found nothing is remembered too. */
-interface Box<V> {
-  value: V;
-}
-
-/** An lru-cache computing a missing value from its key, bounded in (estimated) bytes. */
-function memo<V>(maxBytes: number, size: (value: V) => number, make: (key: string) => V) {
-  return new LRUCache<string, Box<V>>({
-    maxSize: maxBytes,
-    sizeCalculation: (box, key) => Math.max(1, 64 + 2 * key.length + size(box.value)),
-    memoMethod: (key) => ({ value: make(key) }),
-  });
 }
 
 /**

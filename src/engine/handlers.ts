@@ -49,9 +49,18 @@ export interface HandlerDeps {
  */
 export type LookupCache = LRUCache<string, ServiceResult>;
 
+/**
+ * The most lookups the cache keeps. A full cache of codes the manuals lack held 1.3 KiB per entry (heap
+ * and the REST bytes): 13 MB at 10,000 entries, the bound before, reached in a 10-minute soak where one
+ * request in ten asks for a new code. At 2,000, an entry goes only once 2,000 other lookups have been
+ * asked since it was last asked (at 200 requests a second of the soak's mix, about a minute and a half),
+ * so the codes asked again and again stay, for a fifth of the memory (BENCHMARKS.md, soak).
+ */
+export const LOOKUP_CACHE_ENTRIES = 2_000;
+
 export function lookupCache(): LookupCache {
   return new LRUCache<string, ServiceResult>({
-    max: 10_000,
+    max: LOOKUP_CACHE_ENTRIES,
     maxSize: 32 * 1024 * 1024,
     // An entry holds its JSON (one byte per character, two for text beyond Latin-1) and the REST routes
     // keep its UTF-8 bytes beside it once they have answered with it; an MCP call keeps its tool result

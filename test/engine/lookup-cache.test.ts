@@ -81,3 +81,31 @@ describe('the REST bytes of a cached result', () => {
     expect(jsonBody(result)).toBe(bytes);
   });
 });
+
+describe('the memory of codes the manuals lack', () => {
+  // Each such code asked once makes a lookup cache entry and memo entries in the corpus view; under a
+  // steady load of them (the soak's third of diagnostics) these caches fill to their bounds.
+  let lookups: ReturnType<typeof lookupCache>;
+
+  beforeAll(async () => {
+    lookups = lookupCache();
+    const own = handlerTable(() => ({ reader, view, lookups }) as unknown as HandlerDeps);
+    for (let i = 0; i < 2_500; i++) {
+      await own.diagnose(ctx, { brand: known.brand, model: known.model, error_code: `${known.code}Q${i}` });
+    }
+  });
+
+  it('keeps at most 2,000 lookups, the least recently used out first', () => {
+    expect(lookups.size).toBe(2_000);
+    const codeOf = (key: string) => key.split('\u0000')[3];
+    const kept = new Set([...lookups.keys()].map(codeOf));
+    expect(kept.has(`${known.code}Q0`)).toBe(false);
+    expect(kept.has(`${known.code}Q2499`)).toBe(true);
+  });
+
+  it('counts a memoised miss at no less than the heap it takes (about 210 bytes)', () => {
+    const codes = (view as unknown as { codeMemo: { size: number; calculatedSize: number } }).codeMemo;
+    expect(codes.size).toBeGreaterThanOrEqual(2_500);
+    expect(codes.calculatedSize / codes.size).toBeGreaterThanOrEqual(200);
+  });
+});
