@@ -6,6 +6,7 @@ import { CANDIDATES, candidateQuery, type RankFilter, type ScoredTerm } from './
 export type { RankFilter } from './candidate-terms.js';
 
 import { type ChunkTerms, INDEX_FIELDS, type IndexField } from './chunk-index.js';
+import { reciprocalRankFusion } from './fusion.js';
 import { titleCredit } from './title-credit.js';
 
 /**
@@ -85,6 +86,7 @@ export interface RankedPage {
   page: number;
   /** The chunk of the page that matches the question best. */
   chunkId: string;
+  /** The fused score (fusion.ts): about 2 / 61 for a page first in both orderings; only its order means anything. */
   score: number;
   /** Index terms that mistyped words of the question were matched to in that chunk, if any. */
   corrected?: string[];
@@ -114,7 +116,12 @@ type Group = QueryWord & { pairs?: string[] };
  * by its best view (so an exact match counts more than a stem or glossary match of the same word); pairs
  * of neighbouring words are scored like words. A chunk scores the sum over the words it matches times
  * how many it matches, so that covering more of the question beats repeating one word. A page scores
- * mostly as its best chunk, partly as if it were one chunk (per word, its best chunk's score). With
+ * mostly as its best chunk, partly as if it were one chunk (per word, its best chunk's score); the pages
+ * are then ordered by the reciprocal rank fusion (fusion.ts) of that score and of the page read as one
+ * chunk alone, so that a page near the top of both orderings (its answer's words spread over neighbouring
+ * chunks) comes before a page whose one chunk matches well but which as a whole matches less, without a
+ * weight fitted between the two (the blend's share, 0 to 1, was fitted and no value raised the held-out
+ * half: BENCHMARKS.md, search rounds of 2026-11-26). A page's `score` is its fused score. With
  * `titleTerms`, a word of a manual's title counts on every page of it at half its best score there
  * (title-credit.ts), and with `modelWords` so does a model the question names that the manual prints in
  * a heading (`headedModels`). Ties are broken by document, page and chunk id, so the order is deterministic.
@@ -246,7 +253,9 @@ export function rankPages(
     if (chunk.words > 0) page.chunks.push(chunk);
   }
 
-  const ranked: RankedPage[] = [];
+  // Two orderings of the pages: by the blend above (mostly the best chunk), and by the page read as one
+  // chunk (each word at its best chunk's score, times the words matched); fused by rank (fusion.ts).
+  const found: (Omit<RankedPage, 'score'> & { own: number; whole: number })[] = [];
   for (const page of pages.values()) {
     let best: ChunkScore | undefined;
     let bestScore = -1;
@@ -258,22 +267,27 @@ export function rankPages(
       }
     }
     if (!best) continue;
-    ranked.push({
+    const whole = page.score * page.words;
+    found.push({
       documentId: page.documentId,
       page: page.page,
       chunkId: best.id,
-      score: (1 - PAGE_SHARE) * bestScore + PAGE_SHARE * page.score * page.words,
+      own: (1 - PAGE_SHARE) * bestScore + PAGE_SHARE * whole,
+      whole,
       ...(best.corrected?.size ? { corrected: [...best.corrected] } : {}),
     });
   }
+  const fused = reciprocalRankFusion([found.map((p) => p.own), found.map((p) => p.whole)]);
+  const ranked = found.map(({ own, whole: _, ...page }, i) => ({ ...page, score: fused[i]!, own }));
   ranked.sort(
     (a, b) =>
       b.score - a.score ||
+      b.own - a.own ||
       compare(a.documentId, b.documentId) ||
       a.page - b.page ||
       compare(a.chunkId, b.chunkId),
   );
-  return ranked;
+  return ranked.map(({ own: _, ...page }) => page);
 }
 
 /**

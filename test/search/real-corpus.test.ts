@@ -25,11 +25,12 @@ interface QuestionKey {
  * ("Free-text search without a brand", second round of 2026-11-26: 59 / 66 of 71 with the brand, 58 / 66
  * without), rounded down: one question fewer fails. hit@3 raised in the third round of 2026-11-26 (the
  * answer type) to what it measured on these 65 questions: 62 / 65 (0.954) on both paths; hit@1 raised in
- * the fourth round of 2026-11-26 (a model named in a manual's heading) to 55 / 65 (0.846) on both paths.
+ * the fourth round of 2026-11-26 (a model named in a manual's heading) to 55 / 65 (0.846) on both paths,
+ * and in the fifth (pages ordered by rank fusion) to 56 / 65 (0.862) on both paths.
  */
 const FLOORS = {
-  brand: { hit1: 0.84, hit3: 0.95 },
-  open: { hit1: 0.84, hit3: 0.95 },
+  brand: { hit1: 0.86, hit3: 0.95 },
+  open: { hit1: 0.86, hit3: 0.95 },
 };
 
 /**
