@@ -123,6 +123,34 @@ describe('glossary', () => {
     expect(shared(a, la, b, lb)).not.toEqual([]);
   });
 
+  // General heat-pump vocabulary (the glossary's last group): comfort functions, installation and the
+  // electrical faults a technician names, across the five languages.
+  it.each<[string, Language, string, Language]>([
+    ['courbe de chauffe', 'fr', 'heating curve', 'en'],
+    ['Heizkurve', 'de', 'weather compensation', 'en'],
+    ['stooklijn', 'nl', 'curva climática', 'es'],
+    ['Legionellenschutz', 'de', 'anti-legionella', 'en'],
+    ['ballon tampon', 'fr', 'Pufferspeicher', 'de'],
+    ['Raumtemperatur', 'de', 'room temperature', 'en'],
+    ['mode silencieux', 'fr', 'night mode', 'en'],
+    ['Notbetrieb', 'de', 'emergency operation', 'en'],
+    ['Tastensperre', 'de', 'child lock', 'en'],
+    ['contact sec', 'fr', 'volt-free contact', 'en'],
+    ['cortocircuito', 'es', 'short circuit', 'en'],
+    ['Phasenfolge', 'de', 'phase sequence', 'en'],
+    ['couple de serrage', 'fr', 'tightening torque', 'en'],
+    ['dénivelé', 'fr', 'height difference', 'en'],
+    ['parité', 'fr', 'parity', 'en'],
+  ])('"%s" (%s) and "%s" (%s) name the same concept (general vocabulary)', (a, la, b, lb) => {
+    expect(shared(a, la, b, lb)).not.toEqual([]);
+  });
+
+  it('carries a German question on the heating curve to the English page', () => {
+    const page = analyzeText('Weather compensation: set the slope of the heating curve.', 'en');
+    const query = analyzeQuery('Wie stelle ich die Heizkurve ein?');
+    expect(query.concepts.filter((c) => page.concepts.includes(c))).toContain(conceptTerm('heating-curve'));
+  });
+
   it('does not let a phrase that lost its function word stand for its remaining word', () => {
     expect(conceptsOf('switch', 'en')).not.toContain('start');
     expect(conceptsOf('water', 'en')).not.toContain('return-water');
