@@ -53,6 +53,10 @@ export async function buildFieldApp(outDir = path.join(ROOT, 'dist', 'app')): Pr
         'utf8',
       ),
       __HEATSOURCE_STOP_WORDS__: fs.readFileSync(path.join(ROOT, 'data', 'text', 'stop-words.json'), 'utf8'),
+      __HEATSOURCE_COMPOUND_PARTS__: fs.readFileSync(
+        path.join(ROOT, 'data', 'search', 'compound-parts.json'),
+        'utf8',
+      ),
     },
     // The engine reads its data files from data/ on the server; the browser gets them at build time, in
     // place of the modules that read them.
@@ -61,7 +65,10 @@ export async function buildFieldApp(outDir = path.join(ROOT, 'dist', 'app')): Pr
         name: 'data-files',
         setup(build) {
           build.onResolve(
-            { filter: /\/(units-table|glossary-source|question-types-source|stop-words-source)\.js$/ },
+            {
+              filter:
+                /\/(units-table|glossary-source|question-types-source|stop-words-source|compound-parts-source)\.js$/,
+            },
             (args) => ({
               path: shim(`${path.basename(args.path, '.js')}.ts`),
             }),

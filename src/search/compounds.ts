@@ -1,11 +1,15 @@
+import { z } from 'zod';
+import { checkJsonSource } from '../json-check.js';
 import { fold } from '../text/normalise.js';
+import { readCompoundPartsSource } from './compound-parts-source.js';
 import { concepts } from './glossary-terms.js';
 import { stem } from './stemmers.js';
 
 /**
  * German and Dutch write compounds as one word ("Wärmepumpenvorlauftemperatur", "lagedrukstoring"), so a
  * question naming a part ("Pumpe", "storing") would miss them. A compound is split against a lexicon of
- * known word parts (the glossary's single words plus the common parts below): the head is the longest
+ * known word parts (the glossary's single words plus the common parts of data/search/compound-parts.json,
+ * zod-checked on first use): the head is the longest
  * known stem ending the word, the rest is split again; a leftover modifier of four letters or more is
  * kept, as it is usually a real word too ("stillstand|s|zeit"). A word with no known head is split after
  * its longest known modifier instead ("bediening|s|instructie").
@@ -16,35 +20,33 @@ export function isCompoundLanguage(lang: string): lang is CompoundLanguage {
   return lang === 'de' || lang === 'nl';
 }
 
-const COMMON_PARTS: Record<CompoundLanguage, string> = {
-  de: `
-    zeit liste wert bereich anzeige menu stufe grenze kreis leitung betrieb modus schutz temperatur wasser
-    luft heiz heizung kuhl pumpe druck fehler storung meldung schalter ventil fuhler sensor speicher gerat
-    einheit anlage system regler regelung steuerung kabel strom spannung netz anschluss klemme eingang
-    ausgang signal nummer code zahler stunde minute sekunde tag woche programm funktion einstellung
-    parameter taste lampe aussen innen vorlauf rucklauf stillstand abtau verdichter verdampfer lufter
-    filter becken pool bad boden frost kalte warme warm kalt hoch nieder soll sicherheit uberwachung zulauf
-    ablauf menge fluss stromung volumen behalter rohr lauf laufzeit zustand status symbol bereitschaft
-    sperre sperr freigabe quelle sole erd grund puffer trink brauch dauer hand automatik notbetrieb test
-    prufung wartung reinigung montage platine leistung verbrauch mindest hochst max min abstand hindernis
-    querschnitt schutzschalter sicherung fall gas saug heissgas flussig kalte mittel kaltemittel olsumpf
-    motor drehzahl frequenz lufter gebläse ventilator tauscher ubertrager warmetauscher kondensat wanne
-    schlauch hahn gefass ausdehnung entluftung entleerung fullung abschluss widerstand platte rucksetz
-    quittier liste speicher historie verlauf
-  `,
-  nl: `
-    tijd lijst waarde bereik temperatuur water lucht pomp druk fout storing melding schakelaar ventiel klep
-    sensor voeler boiler vat unit toestel installatie systeem regelaar regeling besturing kabel stroom
-    spanning net aansluiting klem ingang uitgang signaal nummer code teller uur minuut seconde dag week
-    programma functie instelling parameter knop lamp buiten binnen aanvoer retour ontdooi ontdooiing
-    compressor verdamper ventilator filter zwembad vloer vorst koude warmte warm koud hoog laag
-    veiligheid beveiliging menu modus bedrijf frequentie middel koudemiddel gas zuig pers leiding buis
-    slang kraan afsluiter wisselaar warmtewisselaar condensaat bak lek vulling afstand doorsnede zekering
-    motor toerental debiet stroming volume tank buffer tap verwarming koeling schakel relais print
-    weerstand spoel wachttijd vertraging timer test controle onderhoud reiniging montage vermogen verbruik
-    minimum maximum hoge lage omgeving bedrijfsuren aarding voeding
-  `,
-};
+/** One word of the parts file: letters only, three at least once folded (as the lexicon keeps). */
+const part = z
+  .string()
+  .refine((w) => /^\p{L}+$/u.test(w) && fold(w).length >= 3, 'a part is one word of three letters or more');
+
+const parts = z
+  .array(part)
+  .min(1)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((w, i) => {
+      if (seen.has(fold(w))) ctx.addIssue({ code: 'custom', path: [i], message: `"${w}" is listed twice` });
+      seen.add(fold(w));
+    });
+  });
+
+const CompoundPartsFile = z.strictObject({
+  about: z.array(z.string()).optional(),
+  parts: z.strictObject({ de: parts, nl: parts }),
+});
+
+/** Reads and checks a compound-parts file; every problem names its place in the file. */
+export function loadCompoundParts(file?: string): Readonly<Record<CompoundLanguage, readonly string[]>> {
+  return checkJsonSource(readCompoundPartsSource(file), CompoundPartsFile).parts;
+}
+
+let commonParts: Readonly<Record<CompoundLanguage, readonly string[]>> | undefined;
 
 const lexicons = new Map<CompoundLanguage, ReadonlySet<string>>();
 
@@ -55,7 +57,8 @@ function lexicon(lang: CompoundLanguage): ReadonlySet<string> {
     const glossaryWords = concepts()
       .flatMap((c) => c[lang])
       .filter((t) => !/[\s\-'’]/.test(t));
-    const all = [...COMMON_PARTS[lang].split(/\s+/), ...glossaryWords].map(fold).filter((w) => w.length >= 3);
+    commonParts ??= loadCompoundParts();
+    const all = [...commonParts[lang], ...glossaryWords].map(fold).filter((w) => w.length >= 3);
     set = new Set(all.map((w) => stem(w, lang)).filter((s) => s.length >= 3));
     lexicons.set(lang, set);
   }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, analyzeQuery, analyzeText, conceptTerm, lineTerms } from '../../src/search/analyzer.js';
-import { splitCompound } from '../../src/search/compounds.js';
+import { loadCompoundParts, splitCompound } from '../../src/search/compounds.js';
 import { conceptsOf } from '../../src/search/glossary.js';
 import { concepts, loadGlossary } from '../../src/search/glossary-terms.js';
 import { detectQueryLanguage } from '../../src/search/query-language.js';
@@ -81,6 +81,27 @@ describe('German and Dutch compounds', () => {
     );
     const nl = splitCompound(s('lagedrukstoringen', 'nl'), 'nl')?.parts ?? [];
     expect(nl).toEqual(expect.arrayContaining([s('storing', 'nl'), s('druk', 'nl')]));
+  });
+
+  it('reads its common parts from data/search/compound-parts.json and refuses a malformed file', () => {
+    const parts = loadCompoundParts();
+    expect(parts.de).toEqual(expect.arrayContaining(['stillstand', 'zeit', 'pumpe']));
+    expect(parts.nl).toEqual(expect.arrayContaining(['storing', 'druk']));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-compounds-'));
+    try {
+      const file = path.join(dir, 'compound-parts.json');
+      const write = (de: string[], nl: string[]) => fs.writeFileSync(file, JSON.stringify({ parts: { de, nl } }));
+      write(['zeit', 'Zeit'], ['tijd']);
+      expect(() => loadCompoundParts(file)).toThrow(/parts\.de\.1: "Zeit" is listed twice/);
+      write(['zeit'], ['warm water']);
+      expect(() => loadCompoundParts(file)).toThrow(/parts\.nl\.0/);
+      write(['zeit'], ['uu']);
+      expect(() => loadCompoundParts(file)).toThrow(/parts\.nl\.0: a part is one word of three letters/);
+      fs.writeFileSync(file, JSON.stringify({ parts: { de: ['zeit'] } }));
+      expect(() => loadCompoundParts(file)).toThrow(/compound-parts\.json: .*parts\.nl/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('indexes a compound so that its part matches', () => {
