@@ -86,7 +86,7 @@ export interface RankedPage {
   page: number;
   /** The chunk of the page that matches the question best. */
   chunkId: string;
-  /** The fused score (fusion.ts): about 2 / 61 for a page first in both orderings; only its order means anything. */
+  /** The fused score (fusion.ts): 2 / 61 for a page first in both orderings; only its order means anything. */
   score: number;
   /** Index terms that mistyped words of the question were matched to in that chunk, if any. */
   corrected?: string[];
@@ -117,11 +117,12 @@ type Group = QueryWord & { pairs?: string[] };
  * of neighbouring words are scored like words. A chunk scores the sum over the words it matches times
  * how many it matches, so that covering more of the question beats repeating one word. A page scores
  * mostly as its best chunk, partly as if it were one chunk (per word, its best chunk's score); the pages
- * are then ordered by the reciprocal rank fusion (fusion.ts) of that score and of the page read as one
- * chunk alone, so that a page near the top of both orderings (its answer's words spread over neighbouring
- * chunks) comes before a page whose one chunk matches well but which as a whole matches less, without a
- * weight fitted between the two (the blend's share, 0 to 1, was fitted and no value raised the held-out
- * half: BENCHMARKS.md, search rounds of 2026-11-26). A page's `score` is its fused score. With
+ * are then ordered by the reciprocal rank fusion (fusion.ts) of that score and of how many of the
+ * question's words and pairs the page holds (coordination level, pages holding as many sharing a rank),
+ * so that a page near the top of both (the answer's words spread over neighbouring chunks) comes before
+ * one whose single chunk matches well but which holds fewer of the question's words, without a weight
+ * fitted between the two (BENCHMARKS.md, search round of 2026-11-26, fifth). A page's `score` is its
+ * fused score. With
  * `titleTerms`, a word of a manual's title counts on every page of it at half its best score there
  * (title-credit.ts), and with `modelWords` so does a model the question names that the manual prints in
  * a heading (`headedModels`). Ties are broken by document, page and chunk id, so the order is deterministic.
@@ -253,9 +254,9 @@ export function rankPages(
     if (chunk.words > 0) page.chunks.push(chunk);
   }
 
-  // Two orderings of the pages: by the blend above (mostly the best chunk), and by the page read as one
-  // chunk (each word at its best chunk's score, times the words matched); fused by rank (fusion.ts).
-  const found: (Omit<RankedPage, 'score'> & { own: number; whole: number })[] = [];
+  // Two orderings of the pages: by their score (mostly the best chunk's, partly the page read as one
+  // chunk), and by how many of the question's words (and pairs) the page holds; fused by rank (fusion.ts).
+  const found: (Omit<RankedPage, 'score'> & { own: number; words: number })[] = [];
   for (const page of pages.values()) {
     let best: ChunkScore | undefined;
     let bestScore = -1;
@@ -267,18 +268,17 @@ export function rankPages(
       }
     }
     if (!best) continue;
-    const whole = page.score * page.words;
     found.push({
       documentId: page.documentId,
       page: page.page,
       chunkId: best.id,
-      own: (1 - PAGE_SHARE) * bestScore + PAGE_SHARE * whole,
-      whole,
+      own: (1 - PAGE_SHARE) * bestScore + PAGE_SHARE * page.score * page.words,
+      words: page.words,
       ...(best.corrected?.size ? { corrected: [...best.corrected] } : {}),
     });
   }
-  const fused = reciprocalRankFusion([found.map((p) => p.own), found.map((p) => p.whole)]);
-  const ranked = found.map(({ own, whole: _, ...page }, i) => ({ ...page, score: fused[i]!, own }));
+  const fused = reciprocalRankFusion([found.map((p) => p.own), found.map((p) => p.words)]);
+  const ranked = found.map(({ own, words: _, ...page }, i) => ({ ...page, score: fused[i]!, own }));
   ranked.sort(
     (a, b) =>
       b.score - a.score ||

@@ -67,7 +67,8 @@ describe('reciprocal rank fusion', () => {
 
   it("ranks first a page whose answer's words stand in two chunks over a page with one closer chunk", () => {
     // One manual's page holds three of the question's words in one chunk; two others' pages hold all four,
-    // split over two chunks. By the best chunk the first page leads; read as whole pages the others do.
+    // split over two chunks. By its score (mostly its best chunk's) the first page leads; by the words
+    // of the question a page holds the others do.
     const filler = Array.from({ length: 8 }, (_, i) => ({
       documentId: `other-${i}`,
       page: 1,
