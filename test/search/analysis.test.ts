@@ -90,7 +90,8 @@ describe('German and Dutch compounds', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-compounds-'));
     try {
       const file = path.join(dir, 'compound-parts.json');
-      const write = (de: string[], nl: string[]) => fs.writeFileSync(file, JSON.stringify({ parts: { de, nl } }));
+      const write = (de: string[], nl: string[]) =>
+        fs.writeFileSync(file, JSON.stringify({ parts: { de, nl } }));
       write(['zeit', 'Zeit'], ['tijd']);
       expect(() => loadCompoundParts(file)).toThrow(/parts\.de\.1: "Zeit" is listed twice/);
       write(['zeit'], ['warm water']);
