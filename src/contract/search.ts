@@ -53,7 +53,9 @@ export const SearchResult = z
     page: z.number().int().min(1).describe('Page on which the snippet stands'),
     section: z.string().nullable().describe('Section path of the chunk, outermost first, joined by " / "'),
     snippet: z.string().describe('The best-matching line(s) of the chunk, verbatim, at most 300 characters'),
-    score: z.number(),
+    score: z
+      .number()
+      .describe("Orders this response's results, best first; not comparable between queries or releases"),
     citation: Citation,
   })
   .meta({ id: 'SearchResult' });
