@@ -4,6 +4,12 @@ import type { Line, Segment, TextRun } from './types.js';
 const SEGMENT_GAP = 0.6;
 /** A gap wider than this many font sizes is a word space even when the PDF drew no space glyph. */
 const WORD_GAP = 0.15;
+/**
+ * A run repeating another's text closer than this many font sizes (across and down) is the same ink drawn
+ * again: producers fake bold by drawing a string twice a fraction of a point apart. Narrower than any
+ * glyph's advance, so a per-glyph producer's "ll" or "..." keeps every glyph.
+ */
+const OVERPRINT = 0.2;
 
 /**
  * Rebuilds lines from text runs: runs whose baselines agree (within a fraction of the font size) form a
@@ -11,7 +17,7 @@ const WORD_GAP = 0.15;
  * into segments where the gap is wide enough to be a cell boundary or a column gutter.
  */
 export function buildLines(runs: TextRun[]): Line[] {
-  const visible = runs.filter((r) => r.str.length > 0 && r.size > 0);
+  const visible = withoutOverprint(runs.filter((r) => r.str.length > 0 && r.size > 0));
   visible.sort((a, b) => a.y - b.y || a.x - b.x);
   const rows: TextRun[][] = [];
   for (const run of visible) {
@@ -26,6 +32,32 @@ export function buildLines(runs: TextRun[]): Line[] {
   }
   lines.sort((a, b) => a.y - b.y || a.x0 - b.x0);
   return lines;
+}
+
+/** Drops runs that draw the text of an earlier run again at (nearly) its place: one reading per ink. */
+function withoutOverprint(runs: TextRun[]): TextRun[] {
+  const seen = new Map<string, TextRun[]>();
+  const kept: TextRun[] = [];
+  for (const run of runs) {
+    const text = run.str.trim();
+    if (text === '') {
+      kept.push(run);
+      continue;
+    }
+    const same = seen.get(text) ?? [];
+    const near = OVERPRINT * run.size;
+    const again = same.some(
+      (r) =>
+        Math.abs(r.x - run.x) < near &&
+        Math.abs(r.y - run.y) < near &&
+        Math.abs(r.size - run.size) < 0.1 * run.size,
+    );
+    if (again) continue;
+    same.push(run);
+    seen.set(text, same);
+    kept.push(run);
+  }
+  return kept;
 }
 
 function findRow(rows: TextRun[][], run: TextRun): TextRun[] | undefined {
