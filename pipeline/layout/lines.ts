@@ -10,6 +10,8 @@ const WORD_GAP = 0.15;
  * glyph's advance, so a per-glyph producer's "ll" or "..." keeps every glyph.
  */
 const OVERPRINT = 0.2;
+/** Letter-spaced runs closer than this many font sizes are words of one text, not cells. */
+const SPACED_WORD_GAP = 1.2;
 
 /**
  * Rebuilds lines from text runs: runs whose baselines agree (within a fraction of the font size) form a
@@ -93,7 +95,10 @@ function joinRow(row: TextRun[]): Line | undefined {
       continue;
     }
     const gap = run.x - current.x1;
-    if (gap > SEGMENT_GAP * Math.max(run.size, 4) && !isBlank) {
+    // Letter-spaced text widens its word spaces too: two letter-spaced runs a spaced word gap apart go on.
+    const spacedOn =
+      gap < SPACED_WORD_GAP * run.size && isLetterSpaced(current.parts.join('')) && isLetterSpaced(run.str);
+    if (gap > SEGMENT_GAP * Math.max(run.size, 4) && !isBlank && !spacedOn) {
       segments.push(closeSegment(current));
       current = { parts: [run.str], x0: run.x, x1: run.x + run.width };
       continue;
@@ -120,8 +125,43 @@ function joinRow(row: TextRun[]): Line | undefined {
   };
 }
 
+/** Single characters one space apart, as an extractor writes letter-spaced text. */
+function isLetterSpaced(text: string): boolean {
+  return /^\S(?: \S)+$/.test(text.trim());
+}
+
 function closeSegment(s: { parts: string[]; x0: number; x1: number }): Segment {
-  return { text: s.parts.join('').replace(/\s+/g, ' ').trim(), x0: round(s.x0), x1: round(s.x1) };
+  return {
+    text: readTextLayer(s.parts.join('').replace(/\s+/g, ' ').trim()),
+    x0: round(s.x0),
+    x1: round(s.x1),
+  };
+}
+
+/** A dash of any width (hyphen, non-breaking hyphen, figure dash, en and em dash, minus) between a letter or digit and a digit. */
+const DASH_BEFORE_DIGIT = /(?<=[\p{L}\d])[\u2010-\u2015\u2212](?=\d)/gu;
+/**
+ * A code shown letter-spaced: single characters one space apart ("E 0 2", "A 5 - 0 0"), a letter first and
+ * a digit in it, standing alone between spaces or punctuation.
+ */
+const SPACED_CODE = /(?<=^|[\s:([])([A-Z](?: [A-Za-z0-9.-]){2,})(?=$|[\s:;,)\]])/g;
+/** A cell that is nothing but single characters one space apart, a letter first: "L o", "E b", "E r 1 0". */
+const SPACED_CELL = /^[A-Za-z](?: [A-Za-z0-9]){1,6}$/;
+const CODE_SHAPE = /^[A-Z][A-Za-z]{0,2}[.-]?\d{1,4}(?:-\d{1,3})?[A-Z]?$/;
+
+/**
+ * What a producer's way of writing the text layer adds to a code and the eye does not see: an en dash
+ * where the display shows a hyphen ("E–01" is read "E-01"), and the spaces a text extractor puts between
+ * the glyphs of a letter-spaced code ("E 0 1" is read "E01"). Only code-shaped tokens are touched, and
+ * cells made of nothing but spaced single characters (a display code "L o" is read "Lo").
+ */
+export function readTextLayer(text: string): string {
+  if (SPACED_CELL.test(text)) return text.replace(/ /g, '');
+  const dashed = text.replace(DASH_BEFORE_DIGIT, '-');
+  return dashed.replace(SPACED_CODE, (spaced: string) => {
+    const joined = spaced.replace(/ /g, '');
+    return /\d/.test(joined) && CODE_SHAPE.test(joined) ? joined : spaced;
+  });
 }
 
 function median(values: number[]): number {
