@@ -18,6 +18,9 @@ export const TEXT_LAYERS = [
   'nbsp',
   'page_rotate',
   'scaled_matrix',
+  'space_cells',
+  'baseline_jitter',
+  'condensed',
 ] as const;
 export type TextLayerVariant = (typeof TEXT_LAYERS)[number];
 
@@ -64,6 +67,8 @@ interface Pending {
   y: number;
   ctm: Matrix;
   draw: () => void;
+  /** `space_cells`: what a run on one baseline is made of, to be joined with its neighbours. */
+  cell?: { text: string; font: FontKey; size: number; color: string; width: number; space: number };
 }
 
 type Doc = PDFKit.PDFDocument & { _ctm: Matrix };
@@ -104,12 +109,15 @@ export class TextLayer {
   /** Emits what `stream_order` held back for the page: running header and footer first, then by column. */
   flush(doc: PDFKit.PDFDocument): void {
     if (this.pending.length === 0) return;
+    if (this.variant === 'space_cells') this.joinCells(doc);
     const furniture = (p: Pending) => p.y < PAGE.contentTop - 8 || p.y > PAGE.contentBottom + 8;
-    const ordered = [...this.pending].sort(
-      (a, b) =>
-        Number(furniture(b)) - Number(furniture(a)) ||
-        Math.floor(a.x / 40) - Math.floor(b.x / 40) ||
-        a.y - b.y,
+    // `stream_order` writes by column; `space_cells` keeps reading order, line by line.
+    const ordered = [...this.pending].sort((a, b) =>
+      this.variant === 'stream_order'
+        ? Number(furniture(b)) - Number(furniture(a)) ||
+          Math.floor(a.x / 40) - Math.floor(b.x / 40) ||
+          a.y - b.y
+        : a.y - b.y || a.x - b.x,
     );
     this.pending = [];
     const inverse = invert(this.base);
@@ -119,6 +127,62 @@ export class TextLayer {
       p.draw();
       doc.restore();
     }
+  }
+
+  /**
+   * `space_cells`: the runs of one baseline in one font become one show, the gap before each filled with
+   * as many space characters as fit (at least one).
+   */
+  private joinCells(doc: PDFKit.PDFDocument): void {
+    const rows = new Map<string, Pending[]>();
+    const rest: Pending[] = [];
+    for (const p of this.pending) {
+      if (!p.cell) {
+        rest.push(p);
+        continue;
+      }
+      const key = [p.ctm.join(','), p.y.toFixed(2), p.cell.font, p.cell.size, p.cell.color].join('|');
+      rows.set(key, [...(rows.get(key) ?? []), p]);
+    }
+    const joined: Pending[] = [];
+    for (const row of rows.values()) {
+      row.sort((a, b) => a.x - b.x);
+      let open: Pending | undefined;
+      let text = '';
+      let end = 0;
+      const close = () => {
+        if (!open?.cell) return;
+        const { font, size, color } = open.cell;
+        const x = open.x;
+        const y = open.y;
+        const shown = text;
+        joined.push({
+          x,
+          y,
+          ctm: open.ctm,
+          draw: () =>
+            doc
+              .font(FONT_NAMES[font])
+              .fontSize(size)
+              .fillColor(color)
+              .text(shown, x, y, { lineBreak: false, baseline: 'alphabetic' }),
+        });
+      };
+      for (const p of row) {
+        const cell = p.cell!;
+        const gap = p.x - end;
+        if (open && gap > -0.5) {
+          text += ' '.repeat(Math.max(1, Math.round(gap / cell.space))) + cell.text;
+        } else {
+          close();
+          open = p;
+          text = cell.text;
+        }
+        end = p.x + cell.width;
+      }
+      close();
+    }
+    this.pending = [...rest, ...joined];
   }
 
   show(doc: PDFKit.PDFDocument, piece: PlacedPiece, y: number, size: number, color: string, m: TextMeasurer) {
@@ -176,6 +240,40 @@ export class TextLayer {
         }
         return;
       }
+      case 'space_cells': {
+        const ctm: Matrix = [...(doc as Doc)._ctm];
+        const draw = () => put(text, piece.x);
+        if (piece.wordSpacing > 0.01 || piece.font === 'symbol') {
+          this.pending.push({ x: piece.x, y, ctm, draw });
+          return;
+        }
+        const width = m.width(text, piece.font, size);
+        const space = m.width(' ', piece.font, size);
+        const cell = { text, font: piece.font, size, color, width, space };
+        this.pending.push({ x: piece.x, y, ctm, draw, cell });
+        return;
+      }
+      case 'baseline_jitter': {
+        let i = 0;
+        while (i < text.length) {
+          const word = /^[^ ]+/.exec(text.slice(i))?.[0];
+          const n = word ? Math.min(word.length, 1 + Math.floor(this.random() * 3)) : 1;
+          const dy = (this.random() * 2 - 1) * 0.5;
+          const options: PDFKit.Mixins.TextOptions = { lineBreak: false, baseline: 'alphabetic' };
+          const x = piece.x + advance(i);
+          doc
+            .font(FONT_NAMES[piece.font])
+            .fontSize(size)
+            .fillColor(color)
+            .text(text.slice(i, i + n), x, y + dy, options);
+          i += n;
+        }
+        return;
+      }
+      case 'condensed':
+        // pdfkit's typings lack the option its text() reads.
+        put(text, piece.x, piece.font, { horizontalScaling: 85 } as PDFKit.Mixins.TextOptions);
+        return;
       case 'stream_order': {
         const ctm: Matrix = [...(doc as Doc)._ctm];
         this.pending.push({ x: piece.x, y, ctm, draw: () => put(text, piece.x) });
