@@ -140,6 +140,8 @@ function closeSegment(s: { parts: string[]; x0: number; x1: number }): Segment {
 
 /** A dash of any width (hyphen, non-breaking hyphen, figure dash, en and em dash, minus) between a letter or digit and a digit. */
 const DASH_BEFORE_DIGIT = /(?<=[\p{L}\d])[\u2010-\u2015\u2212](?=\d)/gu;
+/** A word holding such a dash: only a word that reads as a code with a hyphen is rewritten ("10–12 bar" stays). */
+const DASHED_WORD = /[^\s]*[\u2010-\u2015\u2212][^\s]*/gu;
 /**
  * A code shown letter-spaced: single characters one space apart ("E 0 2", "A 5 - 0 0"), a letter first and
  * a digit in it, standing alone between spaces or punctuation.
@@ -157,7 +159,11 @@ const CODE_SHAPE = /^[A-Z][A-Za-z]{0,2}[.-]?\d{1,4}(?:-\d{1,3})?[A-Z]?$/;
  */
 export function readTextLayer(text: string): string {
   if (SPACED_CELL.test(text)) return text.replace(/ /g, '');
-  const dashed = text.replace(DASH_BEFORE_DIGIT, '-');
+  const dashed = text.replace(DASHED_WORD, (word: string) => {
+    const hyphened = word.replace(DASH_BEFORE_DIGIT, '-');
+    const bare = hyphened.replace(/^[^\p{L}\d]+|[^\p{L}\d]+$/gu, '');
+    return CODE_SHAPE.test(bare) ? hyphened : word;
+  });
   return dashed.replace(SPACED_CODE, (spaced: string) => {
     const joined = spaced.replace(/ /g, '');
     return /\d/.test(joined) && CODE_SHAPE.test(joined) ? joined : spaced;

@@ -111,4 +111,13 @@ describe('the text layer', () => {
     const shown = await extract(await printedTable(display, (c) => c, 3.2));
     for (const [code, meaning] of display) expect(meaningOf(shown.codes, code), code).toBe(meaning);
   });
+
+  it('keeps a dash that is not in a code verbatim: a range with an en dash', async () => {
+    const pdf = await makePdf((doc: Doc) => {
+      doc.font('Helvetica').fontSize(9);
+      doc.text('Keep the pressure at 1.5\u20132 bar when cold.', 50, 100, { lineBreak: false });
+    });
+    const lines = (await extract(pdf)).pages[0]!.lines.map((l) => l.text);
+    expect(lines).toContain('Keep the pressure at 1.5\u20132 bar when cold.');
+  });
 });
