@@ -5,6 +5,7 @@
  *
  *   npm run bench:quality -- [--corpus DIR] [--answers DIR] [--json] [--misses] [--write] [--bundle FILE]
  *   npm run bench:quality -- --zoo [--zoo-dir DIR] [--languages en,fr] [--layouts wrapped,cards] [--seed N]
+ *                                  [--text-layer glyphs]
  *
  * `--origins` then measures what each source of code answers contributes (bench/quality-origins.ts): the
  * table reader alone, the code index alone and both, in sample and on the group set aside while the code
@@ -12,7 +13,8 @@
  *
  * `--zoo` generates the layout zoo (pipeline/demo/zoo.ts: every layout in every language unless narrowed)
  * with its answer keys and measures on it, with figures per layout and per language; `--zoo-dir` keeps the
- * generated manuals there.
+ * generated manuals there; `--text-layer NAME` writes every manual's text as that variant of
+ * pipeline/demo/text-layer.ts says (same pages, same keys).
  *
  * Defaults: ../shared/corpus and ../shared/eval/answers relative to the repository. `--write` records the
  * results in BENCHMARKS.md under "## Extraction quality"; `--misses` lists every failed key per manual,
@@ -26,6 +28,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  TEXT_LAYERS,
+  type TextLayerVariant,
   writeZoo,
   ZOO_LANGUAGES,
   ZOO_LAYOUTS,
@@ -58,6 +62,7 @@ interface Args {
   languages: ZooLanguage[];
   layouts: ZooLayout[];
   seed: number;
+  textLayer?: TextLayerVariant;
   translated: boolean;
 }
 
@@ -104,6 +109,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--zoo-dir') args.zooDir = value();
     else if (arg === '--languages') args.languages = listOf(argv[++i], ZOO_LANGUAGES, 'language');
     else if (arg === '--layouts') args.layouts = listOf(argv[++i], ZOO_LAYOUTS, 'layout');
+    else if (arg === '--text-layer') args.textLayer = listOf(argv[++i], TEXT_LAYERS, 'text layer')[0];
     else if (arg === '--seed') {
       const seed = argv[++i] ?? '';
       if (!/^\d{1,9}$/.test(seed)) throw new Error(`--seed takes a whole number, got "${seed}"`);
@@ -125,7 +131,12 @@ let zooTemp: string | undefined;
 if (args.zoo) {
   const dir = args.zooDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-zoo-'));
   if (!args.zooDir) zooTemp = dir;
-  await writeZoo(dir, { layouts: args.layouts, languages: args.languages, seed: args.seed });
+  await writeZoo(dir, {
+    layouts: args.layouts,
+    languages: args.languages,
+    seed: args.seed,
+    ...(args.textLayer ? { textLayer: args.textLayer } : {}),
+  });
   args.corpus = path.join(dir, 'corpus');
   args.answers = path.join(dir, 'answers');
   if (args.write)

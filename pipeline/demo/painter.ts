@@ -10,11 +10,16 @@ import {
   type TextMeasurer,
   wrapRich,
 } from './text.js';
+import type { TextLayer } from './text-layer.js';
 
 export type Align = 'left' | 'center' | 'right' | 'justify';
 
 export class Painter implements TextMeasurer {
-  constructor(readonly doc: PDFKit.PDFDocument) {}
+  /** `layer` writes the text the way a text-layer variant of the layout zoo says; plain shows without it. */
+  constructor(
+    readonly doc: PDFKit.PDFDocument,
+    readonly layer?: TextLayer,
+  ) {}
 
   width(text: string, font: FontKey, size: number): number {
     if (font === 'symbol') return symbolWidth(text, size);
@@ -48,6 +53,10 @@ export class Painter implements TextMeasurer {
   }
 
   private piece(piece: PlacedPiece, y: number, size: number, color: string): void {
+    if (this.layer) {
+      this.layer.show(this.doc, piece, y, size, color, this);
+      return;
+    }
     const options: PDFKit.Mixins.TextOptions = { lineBreak: false, baseline: 'alphabetic' };
     if (piece.wordSpacing > 0.01) options.wordSpacing = piece.wordSpacing;
     this.doc

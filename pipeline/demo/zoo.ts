@@ -14,6 +14,7 @@ import type { LeafBlock, ManualCover, ManualLayout } from './manual-source.js';
 import { drawManualPages } from './page-furniture.js';
 import { CONTENT_WIDTH } from './page-geometry.js';
 import { seededRandom } from './seeded-random.js';
+import { TextLayer, type TextLayerVariant } from './text-layer.js';
 import { type AddedLayout, addedCodeBoxes, type ZooEntry, type ZooSection } from './zoo-added.js';
 import { type Geometry, type TableSpec, tableBoxes } from './zoo-boxes.js';
 import { codeBoxes } from './zoo-first.js';
@@ -32,6 +33,7 @@ import {
   type ZooWords,
 } from './zoo-source.js';
 
+export { TEXT_LAYERS, type TextLayerVariant } from './text-layer.js';
 export { ZOO_LANGUAGES, ZOO_LAYOUTS, type ZooLanguage, type ZooLayout } from './zoo-source.js';
 
 export interface ZooKeyLine {
@@ -105,8 +107,17 @@ export function zooSlug(layout: ZooLayout, language: ZooLanguage): string {
   return `zoo-${layout.replace(/_/g, '-')}-${language}`;
 }
 
-/** One manual of the zoo: its PDF, its sidecar and its answer key, all from one seeded plan. */
-export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: number): Promise<ZooManual> {
+/**
+ * One manual of the zoo: its PDF, its sidecar and its answer key, all from one seeded plan. `textLayer`
+ * writes the same pages' text as that variant says (pipeline/demo/text-layer.ts); the plan, the pages and
+ * the key do not change with it.
+ */
+export async function zooManual(
+  layout: ZooLayout,
+  language: ZooLanguage,
+  seed: number,
+  textLayer?: TextLayerVariant,
+): Promise<ZooManual> {
   const words = loadZooWords(language);
   const vocab = loadZooCodes();
   const layoutIndex = ZOO_LAYOUTS.indexOf(layout);
@@ -168,14 +179,21 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
     illustration: pick(['monobloc', 'split_outdoor', 'wall_unit'] as const, random),
   };
 
-  const pdf = openManualPdf({
-    Title: title,
-    Author: brand,
-    Creator: 'heatsource layout zoo',
-    Producer: 'PDFKit',
-    CreationDate: new Date(Date.UTC(2025, 5, 1)),
-    ModDate: new Date(Date.UTC(2025, 5, 1)),
-  });
+  // The layer draws from a generator of its own, so that the plan's draws stay those of the seed.
+  const layer = textLayer
+    ? new TextLayer(textLayer, seededRandom(seed * 6151 + layoutIndex * 389 + language.charCodeAt(1)), chosen)
+    : undefined;
+  const pdf = openManualPdf(
+    {
+      Title: title,
+      Author: brand,
+      Creator: 'heatsource layout zoo',
+      Producer: 'PDFKit',
+      CreationDate: new Date(Date.UTC(2025, 5, 1)),
+      ModDate: new Date(Date.UTC(2025, 5, 1)),
+    },
+    layer,
+  );
   const painter = pdf.painter;
   const pagesOf = new Map<string, number[]>();
   /** The body in one language; `tag` marks the codes of a second language's pages for the key. */
@@ -328,7 +346,12 @@ export async function zooManual(layout: ZooLayout, language: ZooLanguage, seed: 
  */
 export async function writeZoo(
   dir: string,
-  options: { layouts: readonly ZooLayout[]; languages: readonly ZooLanguage[]; seed: number },
+  options: {
+    layouts: readonly ZooLayout[];
+    languages: readonly ZooLanguage[];
+    seed: number;
+    textLayer?: TextLayerVariant;
+  },
 ): Promise<ZooManual[]> {
   const corpus = path.join(dir, 'corpus');
   const answers = path.join(dir, 'answers');
@@ -337,7 +360,7 @@ export async function writeZoo(
   const out: ZooManual[] = [];
   for (const layout of options.layouts) {
     for (const language of options.languages) {
-      const m = await zooManual(layout, language, options.seed);
+      const m = await zooManual(layout, language, options.seed, options.textLayer);
       await writeFile(path.join(corpus, `${m.slug}.pdf`), m.pdf);
       await writeFile(path.join(corpus, `${m.slug}.yaml`), m.sidecar);
       await writeFile(

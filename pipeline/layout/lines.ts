@@ -4,6 +4,14 @@ import type { Line, Segment, TextRun } from './types.js';
 const SEGMENT_GAP = 0.6;
 /** A gap wider than this many font sizes is a word space even when the PDF drew no space glyph. */
 const WORD_GAP = 0.15;
+/**
+ * A run repeating another's text closer than this many font sizes (across and down) is the same ink drawn
+ * again: producers fake bold by drawing a string twice a fraction of a point apart. Narrower than any
+ * glyph's advance, so a per-glyph producer's "ll" or "..." keeps every glyph.
+ */
+const OVERPRINT = 0.2;
+/** Letter-spaced runs closer than this many font sizes are words of one text, not cells. */
+const SPACED_WORD_GAP = 1.2;
 
 /**
  * Rebuilds lines from text runs: runs whose baselines agree (within a fraction of the font size) form a
@@ -11,7 +19,7 @@ const WORD_GAP = 0.15;
  * into segments where the gap is wide enough to be a cell boundary or a column gutter.
  */
 export function buildLines(runs: TextRun[]): Line[] {
-  const visible = runs.filter((r) => r.str.length > 0 && r.size > 0);
+  const visible = withoutOverprint(runs.filter((r) => r.str.length > 0 && r.size > 0));
   visible.sort((a, b) => a.y - b.y || a.x - b.x);
   const rows: TextRun[][] = [];
   for (const run of visible) {
@@ -26,6 +34,32 @@ export function buildLines(runs: TextRun[]): Line[] {
   }
   lines.sort((a, b) => a.y - b.y || a.x0 - b.x0);
   return lines;
+}
+
+/** Drops runs that draw the text of an earlier run again at (nearly) its place: one reading per ink. */
+function withoutOverprint(runs: TextRun[]): TextRun[] {
+  const seen = new Map<string, TextRun[]>();
+  const kept: TextRun[] = [];
+  for (const run of runs) {
+    const text = run.str.trim();
+    if (text === '') {
+      kept.push(run);
+      continue;
+    }
+    const same = seen.get(text) ?? [];
+    const near = OVERPRINT * run.size;
+    const again = same.some(
+      (r) =>
+        Math.abs(r.x - run.x) < near &&
+        Math.abs(r.y - run.y) < near &&
+        Math.abs(r.size - run.size) < 0.1 * run.size,
+    );
+    if (again) continue;
+    same.push(run);
+    seen.set(text, same);
+    kept.push(run);
+  }
+  return kept;
 }
 
 function findRow(rows: TextRun[][], run: TextRun): TextRun[] | undefined {
@@ -61,7 +95,10 @@ function joinRow(row: TextRun[]): Line | undefined {
       continue;
     }
     const gap = run.x - current.x1;
-    if (gap > SEGMENT_GAP * Math.max(run.size, 4) && !isBlank) {
+    // Letter-spaced text widens its word spaces too: two letter-spaced runs a spaced word gap apart go on.
+    const spacedOn =
+      gap < SPACED_WORD_GAP * run.size && isLetterSpaced(current.parts.join('')) && isLetterSpaced(run.str);
+    if (gap > SEGMENT_GAP * Math.max(run.size, 4) && !isBlank && !spacedOn) {
       segments.push(closeSegment(current));
       current = { parts: [run.str], x0: run.x, x1: run.x + run.width };
       continue;
@@ -88,8 +125,49 @@ function joinRow(row: TextRun[]): Line | undefined {
   };
 }
 
+/** Single characters one space apart, as an extractor writes letter-spaced text. */
+function isLetterSpaced(text: string): boolean {
+  return /^\S(?: \S)+$/.test(text.trim());
+}
+
 function closeSegment(s: { parts: string[]; x0: number; x1: number }): Segment {
-  return { text: s.parts.join('').replace(/\s+/g, ' ').trim(), x0: round(s.x0), x1: round(s.x1) };
+  return {
+    text: readTextLayer(s.parts.join('').replace(/\s+/g, ' ').trim()),
+    x0: round(s.x0),
+    x1: round(s.x1),
+  };
+}
+
+/** A dash of any width (hyphen, non-breaking hyphen, figure dash, en and em dash, minus) between a letter or digit and a digit. */
+const DASH_BEFORE_DIGIT = /(?<=[\p{L}\d])[\u2010-\u2015\u2212](?=\d)/gu;
+/** A word holding such a dash: only a word that reads as a code with a hyphen is rewritten ("10–12 bar" stays). */
+const DASHED_WORD = /[^\s]*[\u2010-\u2015\u2212][^\s]*/gu;
+/**
+ * A code shown letter-spaced: single characters one space apart ("E 0 2", "A 5 - 0 0"), a letter first and
+ * a digit in it, standing alone between spaces or punctuation.
+ */
+const SPACED_CODE = /(?<=^|[\s:([])([A-Z](?: [A-Za-z0-9.-]){2,})(?=$|[\s:;,)\]])/g;
+/** A cell that is nothing but single characters one space apart, a letter first: "L o", "E b", "E r 1 0". */
+const SPACED_CELL = /^[A-Za-z](?: [A-Za-z0-9]){1,6}$/;
+const CODE_SHAPE = /^[A-Z][A-Za-z]{0,2}[.-]?\d{1,4}(?:-\d{1,3})?[A-Z]?$/;
+
+/**
+ * What a producer's way of writing the text layer adds to a code and the eye does not see: an en dash
+ * where the display shows a hyphen ("E–01" is read "E-01"), and the spaces a text extractor puts between
+ * the glyphs of a letter-spaced code ("E 0 1" is read "E01"). Only code-shaped tokens are touched, and
+ * cells made of nothing but spaced single characters (a display code "L o" is read "Lo").
+ */
+export function readTextLayer(text: string): string {
+  if (SPACED_CELL.test(text)) return text.replace(/ /g, '');
+  const dashed = text.replace(DASHED_WORD, (word: string) => {
+    const hyphened = word.replace(DASH_BEFORE_DIGIT, '-');
+    const bare = hyphened.replace(/^[^\p{L}\d]+|[^\p{L}\d]+$/gu, '');
+    return CODE_SHAPE.test(bare) ? hyphened : word;
+  });
+  return dashed.replace(SPACED_CODE, (spaced: string) => {
+    const joined = spaced.replace(/ /g, '');
+    return /\d/.test(joined) && CODE_SHAPE.test(joined) ? joined : spaced;
+  });
 }
 
 function median(values: number[]): number {
