@@ -24,10 +24,15 @@ function withSeparation(flags: { confirm_suspect?: boolean; confirm_conclusion?:
   };
 }
 
+// The tie-break orders checks among themselves; repairs tried as tests (which may now come among the
+// first steps) are left out of its comparison.
 function withTieMargin(margin: number): Knowledge {
   return {
     ...real,
-    settings: { ...real.settings, selection: { ...real.settings.selection, instrument_tie_margin: margin } },
+    settings: {
+      ...real.settings,
+      selection: { ...real.settings.selection, instrument_tie_margin: margin, repair_as_test: false },
+    },
   };
 }
 
@@ -60,7 +65,7 @@ describe('the instrument tie-break', () => {
       }
       return asked;
     };
-    const off = first(real);
+    const off = first(withTieMargin(0));
     const on = first(withTieMargin(0.1));
     // The same checks are asked; only the order among near-equals changes, the look first.
     expect(new Set(on.map((a) => a.id))).toEqual(new Set(off.map((a) => a.id)));

@@ -11,8 +11,17 @@ import {
 const real = loadKnowledge();
 const base = { equipment: 'air_water' as const, brand: 'Acme', model: 'HP-1' };
 
+// Each rule is measured on its own: repairs tried as tests (selection.repair_as_test, tested in
+// repair-as-test.test.ts) are off here, since the scripted technician answers no repair but the ones
+// listed, and a repair left unanswered counts towards the streak that hands the job on.
 function withRules(flags: { leader_repair_first: boolean; hand_on_separated: boolean }): Knowledge {
-  return { ...real, settings: { ...real.settings, selection: { ...real.settings.selection, ...flags } } };
+  return {
+    ...real,
+    settings: {
+      ...real.settings,
+      selection: { ...real.settings.selection, ...flags, repair_as_test: false },
+    },
+  };
 }
 
 /** Answers from the table; anything else comes back "unknown". */

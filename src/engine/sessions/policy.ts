@@ -6,6 +6,7 @@ import {
   separationRivals,
   unconfirmedRivals,
 } from './conclusion-checks.js';
+import { repairAsTest } from './expected-cost.js';
 import { type Distribution, expectedGain, priorOf } from './inference.js';
 import { RESIDUAL_ID } from './model.js';
 import {
@@ -230,7 +231,9 @@ export function decide(s: Situation): Decision {
       p,
       fixed.map((h) => h.id),
     );
-    if (repair && fixed.length > 0 && cleared >= settings.threshold - EPSILON) {
+    // Tried as a test, a repair that cleared the fault settles the case at the settled bar.
+    const bar = settings.repairAsTest ? settings.settledThreshold : settings.threshold;
+    if (repair && fixed.length > 0 && cleared >= bar - EPSILON) {
       const cause = topHypothesis(model, p, fixed);
       // Restoring a symptom (topping up the pressure) clears it today whatever caused it: the check
       // that tells a one-off from a recurring cause comes first, and the case settles on the symptom,
@@ -332,6 +335,10 @@ export function decide(s: Situation): Decision {
     );
   if (quick && quick.action.id === bestObservation?.action.id)
     return { kind: 'ask', actionId: quick.action.id };
+  // Past the glances and quick readings, a repair swapping no part that costs less to resolution in
+  // expectation than any check asked first.
+  const asTest = quick ? undefined : repairAsTest(s, repairs, askable);
+  if (asTest) return { kind: 'ask', actionId: asTest.id };
 
   // A repair that costs little and clears a likely cause goes first when trying it, then going on,
   // costs less in expectation than observing first (one step of lookahead on the repair sequence).

@@ -107,6 +107,14 @@ export const Settings = z
          * suspect of a job handed on when the last check came back unknown, instead of asking on.
          */
         hand_on_separated: z.boolean().default(true),
+        /**
+         * Repairs as tests (expected cost of repair): the repair swapping no part whose expected cost to
+         * resolution (its cost, then the p/C repair order if the fault stays) is lowest is tried when it
+         * undercuts the expected cost of every check asked first, each check's answer counted at the
+         * chance the technician gives one; a repair so tried that clears the fault settles the case at
+         * `settled_threshold`.
+         */
+        repair_as_test: z.boolean().default(false),
       })
       .strict(),
     repair: z

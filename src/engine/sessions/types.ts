@@ -240,6 +240,11 @@ export interface ModelSettings {
    * on as the suspect when the last check came back unknown (absent: the ruling checks are asked on).
    */
   handOnSeparated?: boolean;
+  /**
+   * Repairs swapping no part are weighed as tests by their expected cost to resolution against every
+   * check's, and one that cleared the fault settles at `settledThreshold` (absent: off).
+   */
+  repairAsTest?: boolean;
   /** The reading a session opened on a code holds from the start (absent in older sessions). */
   codeReading?: { quantity: string; outcome: string };
 }

@@ -1,0 +1,38 @@
+import { expectedGain } from './inference.js';
+import { EPSILON, expectedCostAfter, expectedCostWithRepair, expectedRepairCost } from './repair-order.js';
+import type { Situation } from './situation.js';
+import type { ModelAction } from './types.js';
+
+/**
+ * Repairs as tests (Heckerman, Breese and Rommelse 1995): a repair that swaps no part tells whether
+ * its causes were the fault by clearing it or not. The one whose expected cost to resolution (its
+ * cost, then the p/C repair order on the beliefs it leaves when the fault stays) is lowest is tried
+ * when it costs less in expectation than asking any check first (each check's answer weighed at the
+ * session's chance of an answer; unanswered, it leaves the beliefs as they were) and than the repair
+ * order itself. With no check left to ask, the alternative is handing the job on: a repair is then
+ * tried only when its chance of clearing the fault, times the cost of handing on, outweighs its cost.
+ * Once a repair has cleared the fault, no other can tell anything by clearing it.
+ */
+export function repairAsTest(
+  s: Situation,
+  repairs: ModelAction[],
+  checks: ModelAction[],
+): ModelAction | undefined {
+  const { model, posterior: p } = s;
+  if (!model.settings.repairAsTest || s.resolvedBy.length > 0) return undefined;
+  let best: { action: ModelAction; cost: number } | undefined;
+  for (const action of repairs) {
+    if (action.replacement) continue;
+    const likely = model.hypotheses.reduce((sum, h) => sum + (p[h.id] ?? 0) * (action.fixes[h.id] ?? 0), 0);
+    if (likely <= EPSILON || expectedGain(model, p, action) < model.settings.minGainBits) continue;
+    if (checks.length === 0 && likely * model.settings.escalationCost < action.cost - EPSILON) continue;
+    const cost = expectedCostWithRepair(model, p, action);
+    if (!best || cost < best.cost - EPSILON) best = { action, cost };
+  }
+  if (!best || best.cost > expectedRepairCost(model, p) + EPSILON) return undefined;
+  for (const check of checks) {
+    if (expectedGain(model, p, check) < model.settings.minGainBits) continue;
+    if (expectedCostAfter(model, p, check, s.readable) <= best.cost + EPSILON) return undefined;
+  }
+  return best.action;
+}
