@@ -13,10 +13,17 @@ import type { Situation } from '../../src/engine/sessions/situation.js';
 const real = loadKnowledge();
 const base = { equipment: 'air_water' as const, brand: 'Acme', model: 'HP-1' };
 
-function withRule(on: boolean): Knowledge {
+function withRule(on: boolean, streakThroughRepairs = true): Knowledge {
   return {
     ...real,
-    settings: { ...real.settings, selection: { ...real.settings.selection, repair_as_test: on } },
+    settings: {
+      ...real.settings,
+      selection: {
+        ...real.settings.selection,
+        repair_as_test: on,
+        streak_through_repairs: streakThroughRepairs,
+      },
+    },
   };
 }
 
@@ -118,5 +125,32 @@ describe('repairs tried as tests, by expected cost to resolution', () => {
     expect(on.s.outcome?.reason).toBe('repair_resolved');
     expect(on.s.outcome?.cause_id).toBe('defrost_fault');
     expect(on.asked.at(-1)).toBe('run_defrost_cycle');
+  });
+});
+
+describe('a streak of unread checks that repairs carried out do not end', () => {
+  // Only the gauge is read; every other reading comes back unknown, and each repair tried is carried
+  // out without clearing the fault.
+  const start = { ...base, symptom: 'the heat pump is in fault' };
+  const answers = { read_water_pressure: 1.5 };
+
+  it('ships on', () => {
+    expect(real.settings.selection.streak_through_repairs).toBe(true);
+  });
+
+  it('hands the job on at the third unread check, the repairs between them notwithstanding', () => {
+    const on = drive(createSession(withRule(true, true), start), answers);
+    const repairs = on.asked.filter((id) => on.s.model.actions.find((a) => a.id === id)?.kind === 'repair');
+    expect(repairs.length).toBeGreaterThan(0);
+    expect(on.s.status).toBe('escalated');
+    expect(on.s.outcome?.reason).toBe('readings_unavailable');
+    expect(on.asked.length).toBeLessThan(real.settings.budget_turns);
+  });
+
+  it('without the rule, each repair restarts the count and the session tries repairs until its budget', () => {
+    const off = drive(createSession(withRule(true, false), start), answers);
+    expect(off.s.status).toBe('escalated');
+    expect(off.s.outcome?.reason).toBe('budget_spent');
+    expect(off.asked.length).toBe(real.settings.budget_turns);
   });
 });

@@ -318,6 +318,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       ...(s.selection.leader_repair_first ? { leaderRepairFirst: true } : {}),
       ...(s.selection.hand_on_separated ? { handOnSeparated: true } : {}),
       ...(s.selection.repair_as_test ? { repairAsTest: true } : {}),
+      ...(s.selection.streak_through_repairs ? { streakThroughRepairs: true } : {}),
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },
     symptoms,

@@ -127,7 +127,11 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
       if (!('value' in item.answer)) unknown += 1;
     }
     if ('value' in item.answer) apply(action, item.answer.value);
-    streak = 'value' in item.answer ? 0 : streak + 1;
+    // A repair carried out says nothing of what the technician can read: with `streakThroughRepairs`
+    // it does not end a streak of unread checks.
+    if ('value' in item.answer) {
+      if (action.kind !== 'repair' || !model.settings.streakThroughRepairs) streak = 0;
+    } else streak += 1;
     afterTurn?.(posterior);
   }
   return {

@@ -115,6 +115,8 @@ export const Settings = z
          * `settled_threshold`.
          */
         repair_as_test: z.boolean().default(false),
+        /** A repair carried out (the fault cleared or not) does not end a streak of unread checks. */
+        streak_through_repairs: z.boolean().default(false),
       })
       .strict(),
     repair: z

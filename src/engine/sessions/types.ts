@@ -245,6 +245,8 @@ export interface ModelSettings {
    * check's, and one that cleared the fault settles at `settledThreshold` (absent: off).
    */
   repairAsTest?: boolean;
+  /** A repair answered with a value does not end a streak of unread checks (absent: it does). */
+  streakThroughRepairs?: boolean;
   /** The reading a session opened on a code holds from the start (absent in older sessions). */
   codeReading?: { quantity: string; outcome: string };
 }
