@@ -4,6 +4,8 @@
  * characters, text out of reading order, fake bold drawn twice, rotated pages, codes with dashes or no-break
  * spaces); a variant changes only the text layer, never what the page shows or where.
  */
+
+import { type Matrix, multiply } from '../layout/matrix.js';
 import { PAGE } from './page-geometry.js';
 import { FONT_NAMES, type FontKey, type PlacedPiece, type TextMeasurer } from './text.js';
 
@@ -23,20 +25,6 @@ export const TEXT_LAYERS = [
   'condensed',
 ] as const;
 export type TextLayerVariant = (typeof TEXT_LAYERS)[number];
-
-type Matrix = [number, number, number, number, number, number];
-
-/** `p · q` as pdfkit composes a transform onto its current matrix. */
-function multiply(p: Matrix, q: Matrix): Matrix {
-  return [
-    p[0] * q[0] + p[2] * q[1],
-    p[1] * q[0] + p[3] * q[1],
-    p[0] * q[2] + p[2] * q[3],
-    p[1] * q[2] + p[3] * q[3],
-    p[0] * q[4] + p[2] * q[5] + p[4],
-    p[1] * q[4] + p[3] * q[5] + p[5],
-  ];
-}
 
 function invert(m: Matrix): Matrix {
   const det = m[0] * m[3] - m[1] * m[2];
@@ -123,7 +111,8 @@ export class TextLayer {
     const inverse = invert(this.base);
     for (const p of ordered) {
       doc.save();
-      doc.transform(...multiply(inverse, p.ctm));
+      // pdfkit composes `inverse` onto its current matrix: p.ctm applied first, then the inverse.
+      doc.transform(...multiply(p.ctm, inverse));
       p.draw();
       doc.restore();
     }

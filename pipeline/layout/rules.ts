@@ -2,12 +2,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PDF_LIMITS } from '../pdf/limits.js';
+import { type Matrix, multiply } from './matrix.js';
 import { type Quarter, toFrame } from './page-runs.js';
 import type { PageLayout, Rule } from './types.js';
 
 const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-
-type Matrix = [number, number, number, number, number, number];
 
 /** A drawn segment or rectangle edge counts as a rule from this length on (points). */
 const MIN_LENGTH = 6;
@@ -173,18 +172,6 @@ function merge(rules: Rule[]): Rule[] {
     else vertOut.push({ ...r });
   }
   return [...out, ...vertOut];
-}
-
-function multiply(m: Matrix, n: Matrix): Matrix {
-  // m applied first, then n (PDF's `cm` pre-multiplies the current matrix).
-  return [
-    m[0] * n[0] + m[1] * n[2],
-    m[0] * n[1] + m[1] * n[3],
-    m[2] * n[0] + m[3] * n[2],
-    m[2] * n[1] + m[3] * n[3],
-    m[4] * n[0] + m[5] * n[2] + n[4],
-    m[4] * n[1] + m[5] * n[3] + n[5],
-  ];
 }
 
 function round(v: number): number {
