@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery } from '../../src/search/analyzer.js';
-import {
-  analyzeChunk,
-  decodeChunkTerms,
-  encodeChunkTerms,
-  INDEX_FIELDS,
-} from '../../src/search/chunk-index.js';
+import { analyzeChunk } from '../../src/search/chunk-index.js';
 import { competitionRanks, FUSION_K, reciprocalRankFusion } from '../../src/search/fusion.js';
 import { type ChunkIndex, rankPages } from '../../src/search/rank.js';
+import { memoryIndex } from './memory-index.js';
 
 /** An in-memory index of generated pages, each a list of chunks, every chunk proposed as a candidate. */
-function memoryIndex(pages: { documentId: string; page: number; chunks: string[] }[]): ChunkIndex {
+function pagesIndex(pages: { documentId: string; page: number; chunks: string[] }[]): ChunkIndex {
   const chunks = pages.flatMap((p) =>
     p.chunks.map((text, i) => ({
       id: `${p.documentId}.p${p.page}.c${i}`,
@@ -20,32 +16,7 @@ function memoryIndex(pages: { documentId: string; page: number; chunks: string[]
       indexed: analyzeChunk(text, '', 'en'),
     })),
   );
-  const df = new Map<string, number[]>();
-  const lengths = INDEX_FIELDS.map(() => 0);
-  for (const c of chunks) {
-    INDEX_FIELDS.forEach((field, f) => {
-      lengths[f]! += c.indexed[field].length;
-      for (const term of new Set(c.indexed[field])) {
-        const counts = df.get(term) ?? INDEX_FIELDS.map(() => 0);
-        counts[f]!++;
-        df.set(term, counts);
-      }
-    });
-  }
-  return {
-    searchStats: { chunks: chunks.length, lengths },
-    termFrequencies: (term) => df.get(term) ?? null,
-    facetChunks: () => chunks.length,
-    similarTerms: () => [],
-    searchCandidates: (_terms, limit) =>
-      chunks.slice(0, limit).map((c) => ({
-        id: c.id,
-        documentId: c.documentId,
-        page: c.page,
-        language: c.language,
-        terms: decodeChunkTerms(encodeChunkTerms(c.indexed)),
-      })),
-  };
+  return memoryIndex(chunks);
 }
 
 describe('reciprocal rank fusion', () => {
@@ -74,7 +45,7 @@ describe('reciprocal rank fusion', () => {
       page: 1,
       chunks: [`Wiring of the terminal block number ${i} and its fuse`],
     }));
-    const index = memoryIndex([
+    const index = pagesIndex([
       { documentId: 'one-chunk', page: 4, chunks: ['Defrost cycle interval'] },
       { documentId: 'split-a', page: 7, chunks: ['Defrost cycle', 'Interval sensor'] },
       { documentId: 'split-b', page: 9, chunks: ['Defrost cycle', 'Interval sensor'] },

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery, analyzeText } from '../../src/search/analyzer.js';
-import {
-  analyzeChunk,
-  decodeChunkTerms,
-  encodeChunkTerms,
-  INDEX_FIELDS,
-} from '../../src/search/chunk-index.js';
+import { analyzeChunk } from '../../src/search/chunk-index.js';
 import { type ChunkIndex, type RankOptions, rankPages } from '../../src/search/rank.js';
+import { memoryIndex } from './memory-index.js';
 
 /**
  * Ranking rules on generated manuals, through an in-memory index that holds every chunk as the bundle's
@@ -19,7 +15,7 @@ interface Manual {
   pages: (string | { text: string; section: string })[];
 }
 
-function memoryIndex(manuals: Manual[]): { index: ChunkIndex; titleTerms: RankOptions['titleTerms'] } {
+function manualsIndex(manuals: Manual[]): { index: ChunkIndex; titleTerms: RankOptions['titleTerms'] } {
   const chunks = manuals.flatMap((m) =>
     m.pages.map((page, i) => ({
       id: `${m.id}.p${i + 1}`,
@@ -30,32 +26,7 @@ function memoryIndex(manuals: Manual[]): { index: ChunkIndex; titleTerms: RankOp
         typeof page === 'string' ? analyzeChunk(page, '', 'en') : analyzeChunk(page.text, page.section, 'en'),
     })),
   );
-  const df = new Map<string, number[]>();
-  const lengths = INDEX_FIELDS.map(() => 0);
-  for (const c of chunks) {
-    INDEX_FIELDS.forEach((field, f) => {
-      lengths[f]! += c.indexed[field].length;
-      for (const term of new Set(c.indexed[field])) {
-        const counts = df.get(term) ?? INDEX_FIELDS.map(() => 0);
-        counts[f]!++;
-        df.set(term, counts);
-      }
-    });
-  }
-  const index: ChunkIndex = {
-    searchStats: { chunks: chunks.length, lengths },
-    termFrequencies: (term) => df.get(term) ?? null,
-    facetChunks: () => chunks.length,
-    similarTerms: () => [],
-    searchCandidates: (_terms, limit) =>
-      chunks.slice(0, limit).map((c) => ({
-        id: c.id,
-        documentId: c.documentId,
-        page: c.page,
-        language: c.language,
-        terms: decodeChunkTerms(encodeChunkTerms(c.indexed)),
-      })),
-  };
+  const index = memoryIndex(chunks);
   const titles = new Map(
     manuals.map((m) => {
       const a = analyzeText(m.title, 'en');
@@ -79,7 +50,7 @@ describe('ranking rules', () => {
     expect(pairs.some((p) => p.endsWith(':kx+010tb1'))).toBe(false);
     // A cover naming the model (in parts) beside the refrigerant does not outrank the page that gives
     // the charge; with the code's parts taken for a pair, as before, it does.
-    const { index } = memoryIndex([
+    const { index } = manualsIndex([
       {
         id: 'kelvo',
         title: 'Kelvo Service',
@@ -113,7 +84,7 @@ describe('ranking rules', () => {
         pages: ['LED2 lights while the burner runs.', ...filler(6, 'Boiler menu: check the burner.')],
       },
     ];
-    const { index, titleTerms } = memoryIndex(manuals);
+    const { index, titleTerms } = manualsIndex(manuals);
     const query = analyzeQuery('LED2 on the Modbus gateway is flickering: what does it mean?');
     const ranked = rankPages(index, query, {}, { titleTerms });
     expect(top(ranked)).toBe('gw p2');
@@ -147,7 +118,7 @@ describe('ranking rules', () => {
         ],
       },
     ];
-    const { index, titleTerms } = memoryIndex(manuals);
+    const { index, titleTerms } = manualsIndex(manuals);
     const query = analyzeQuery(
       'What are the user and factory passwords for parameter setting on the ZX200 controller?',
     );
@@ -158,7 +129,7 @@ describe('ranking rules', () => {
     // Without the rule, the manual named after the model answers with a page that only mentions the words.
     expect(top(rankPages(index, query, {}, { titleTerms }))).toBe('controller p2');
     // A model named only in running text gives no such credit.
-    const mentioned = memoryIndex(
+    const mentioned = manualsIndex(
       manuals.map((m) =>
         m.id === 'pool' ? { ...m, pages: ['Section 4 ZX200 controller', ...m.pages.slice(1)] } : m,
       ),

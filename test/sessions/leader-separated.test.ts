@@ -1,39 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createSession,
-  type Knowledge,
-  loadKnowledge,
-  nextAction,
-  respond,
-  type SessionState,
-} from '../../src/engine/sessions/index.js';
-
-const real = loadKnowledge();
-const base = { equipment: 'air_water' as const, brand: 'Acme', model: 'HP-1' };
+import { base, createSession, drive, type Knowledge, real, withSelection } from './scripted.js';
 
 // Each rule is measured on its own: repairs tried as tests (selection.repair_as_test, tested in
 // repair-as-test.test.ts) are off here, since the scripted technician answers no repair but the ones
 // listed, and a repair left unanswered counts towards the streak that hands the job on.
 function withRules(flags: { leader_repair_first: boolean; hand_on_separated: boolean }): Knowledge {
-  return {
-    ...real,
-    settings: {
-      ...real.settings,
-      selection: { ...real.settings.selection, ...flags, repair_as_test: false },
-    },
-  };
-}
-
-/** Answers from the table; anything else comes back "unknown". */
-function drive(s: SessionState, answers: Record<string, unknown>): { s: SessionState; asked: string[] } {
-  const asked: string[] = [];
-  while (s.status === 'active') {
-    const a = nextAction(s)!;
-    asked.push(a.id);
-    const value = a.id in answers ? answers[a.id] : { unknown: true };
-    s = respond(s, { action_id: a.id, value: value as never });
-  }
-  return { s, asked };
+  return withSelection({ ...flags, repair_as_test: false });
 }
 
 describe("the leader's cheapest repair once no other cause explains the answers", () => {

@@ -1,42 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { repairAsTest } from '../../src/engine/sessions/expected-cost.js';
-import {
-  createSession,
-  type Knowledge,
-  loadKnowledge,
-  nextAction,
-  respond,
-  type SessionState,
-} from '../../src/engine/sessions/index.js';
 import type { Situation } from '../../src/engine/sessions/situation.js';
-
-const real = loadKnowledge();
-const base = { equipment: 'air_water' as const, brand: 'Acme', model: 'HP-1' };
+import {
+  base,
+  createSession,
+  drive as driveWith,
+  type Knowledge,
+  real,
+  type SessionState,
+  withSelection,
+} from './scripted.js';
 
 function withRule(on: boolean, streakThroughRepairs = true): Knowledge {
-  return {
-    ...real,
-    settings: {
-      ...real.settings,
-      selection: {
-        ...real.settings.selection,
-        repair_as_test: on,
-        streak_through_repairs: streakThroughRepairs,
-      },
-    },
-  };
+  return withSelection({ repair_as_test: on, streak_through_repairs: streakThroughRepairs });
 }
 
 /** Answers from the table; a repair not listed is carried out and does not clear the fault; a check not listed comes back "unknown". */
 function drive(s: SessionState, answers: Record<string, unknown>): { s: SessionState; asked: string[] } {
-  const asked: string[] = [];
-  while (s.status === 'active') {
-    const a = nextAction(s)!;
-    asked.push(a.id);
-    const value = a.id in answers ? answers[a.id] : a.kind === 'repair' ? false : { unknown: true };
-    s = respond(s, { action_id: a.id, value: value as never });
-  }
-  return { s, asked };
+  return driveWith(s, answers, (a) => (a.kind === 'repair' ? false : { unknown: true }));
 }
 
 describe('repairs tried as tests, by expected cost to resolution', () => {
