@@ -104,17 +104,32 @@ export function predictive(model: SessionModel, p: Distribution, action: ModelAc
   return out;
 }
 
-/** Posterior after each outcome of the action, with the outcome's predicted probability. */
-export function branches(
-  model: SessionModel,
-  p: Distribution,
-  action: ModelAction,
-): { probability: number; posterior: Distribution }[] {
+export interface Branch {
+  probability: number;
+  posterior: Distribution;
+}
+
+/**
+ * Branches already worked out, by beliefs and action. One step weighs every check and every repair against
+ * the same beliefs, several times over (information gain, expected cost after it, the repair tried as a
+ * test), so each is computed once. Beliefs are never changed in place (`update` returns new ones), which
+ * is what makes the object a key; a WeakMap lets them go with the step that made them.
+ */
+const branchCache = new WeakMap<Distribution, Map<ModelAction, readonly Branch[]>>();
+
+/** Posterior after each outcome of the action, with the outcome's predicted probability. Read only. */
+export function branches(model: SessionModel, p: Distribution, action: ModelAction): readonly Branch[] {
+  let byAction = branchCache.get(p);
+  const known = byAction?.get(action);
+  if (known) return known;
   const pred = predictive(model, p, action);
-  return pred.map((probability, i) => {
+  const out = pred.map((probability, i) => {
     const weights = pred.map((_, j) => (j === i ? 1 : 0));
     return { probability, posterior: update(model, p, action, weights) };
   });
+  if (!byAction) branchCache.set(p, (byAction = new Map()));
+  byAction.set(action, out);
+  return out;
 }
 
 /** Expected information gain in bits, outcomes weighted by their predicted probability. */

@@ -69,8 +69,21 @@ export function repairOrder(model: SessionModel, p: Distribution): RepairStep[] 
   return steps;
 }
 
+/** Costs already worked out, by model and beliefs (see the branch cache in inference.ts for why the key holds). */
+const repairCostCache = new WeakMap<SessionModel, WeakMap<Distribution, number>>();
+
 /** Expected cost of repairing by following the p/C order until the fault clears. */
 export function expectedRepairCost(model: SessionModel, p: Distribution): number {
+  let byBeliefs = repairCostCache.get(model);
+  const known = byBeliefs?.get(p);
+  if (known !== undefined) return known;
+  const cost = repairCostOf(model, p);
+  if (!byBeliefs) repairCostCache.set(model, (byBeliefs = new WeakMap()));
+  byBeliefs.set(p, cost);
+  return cost;
+}
+
+function repairCostOf(model: SessionModel, p: Distribution): number {
   let remaining = 1;
   let cost = 0;
   for (const step of repairOrder(model, p)) {
