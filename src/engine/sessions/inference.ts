@@ -127,7 +127,10 @@ export function branches(model: SessionModel, p: Distribution, action: ModelActi
     const weights = pred.map((_, j) => (j === i ? 1 : 0));
     return { probability, posterior: update(model, p, action, weights) };
   });
-  if (!byAction) branchCache.set(p, (byAction = new Map()));
+  if (!byAction) {
+    byAction = new Map();
+    branchCache.set(p, byAction);
+  }
   byAction.set(action, out);
   return out;
 }

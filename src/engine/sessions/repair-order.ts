@@ -78,7 +78,10 @@ export function expectedRepairCost(model: SessionModel, p: Distribution): number
   const known = byBeliefs?.get(p);
   if (known !== undefined) return known;
   const cost = repairCostOf(model, p);
-  if (!byBeliefs) repairCostCache.set(model, (byBeliefs = new WeakMap()));
+  if (!byBeliefs) {
+    byBeliefs = new WeakMap();
+    repairCostCache.set(model, byBeliefs);
+  }
   byBeliefs.set(p, cost);
   return cost;
 }
