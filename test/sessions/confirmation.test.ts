@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createSession,
-  type Knowledge,
-  loadKnowledge,
-  nextAction,
-  respond,
-  type SessionState,
-} from '../../src/engine/sessions/index.js';
 import { validateKnowledge } from '../../src/engine/sessions/knowledge.js';
 import { RAW_FIXTURE } from './fixture.js';
-
-const real = loadKnowledge();
-const base = { equipment: 'air_water' as const, brand: 'Acme', model: 'HP-1' };
+import {
+  base,
+  createSession,
+  type Knowledge,
+  nextAction,
+  real,
+  respond,
+  type SessionState,
+} from './scripted.js';
 
 function withSeparation(flags: { confirm_suspect?: boolean; confirm_conclusion?: boolean }): Knowledge {
   const conclusion = real.settings.conclusion;

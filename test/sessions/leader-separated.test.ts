@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { base, createSession, drive, type Knowledge, real, withSelection } from './scripted.js';
+import { base, createSession, DEFROST_WALK, drive, type Knowledge, real, withSelection } from './scripted.js';
 
 // Each rule is measured on its own: repairs tried as tests (selection.repair_as_test, tested in
 // repair-as-test.test.ts) are off here, since the scripted technician answers no repair but the ones
@@ -12,16 +12,7 @@ describe("the leader's cheapest repair once no other cause explains the answers"
   // Patchy frost and a drain that flows: the answers point at a failing defrost, and nothing else
   // explains them half as well. A forced defrost cycle clears it.
   const start = { ...base, symptom: 'the heat pump is in fault' };
-  const answers = {
-    read_water_pressure: 1.5,
-    read_fault_display: 'none',
-    listen_circulator: 'normal',
-    inspect_frost: 'patchy',
-    inspect_condensate_drain: 'flowing',
-    check_isolation_valves: 'all_open',
-    run_defrost_cycle: true,
-    reseat_defrost_sensor: true,
-  };
+  const answers = DEFROST_WALK;
 
   it('ships on', () => {
     expect(real.settings.selection.leader_repair_first).toBe(true);

@@ -4,6 +4,7 @@ import type { Situation } from '../../src/engine/sessions/situation.js';
 import {
   base,
   createSession,
+  DEFROST_WALK,
   drive as driveWith,
   type Knowledge,
   real,
@@ -91,16 +92,7 @@ describe('repairs tried as tests, by expected cost to resolution', () => {
     // The walk of leader-separated.test.ts under the shipped knowledge: with ΔT and the diverter
     // unread, cheap repairs are tried before the frost is looked at (longer than with the rule off,
     // which asks the frost and the drain first); the forced defrost cycle then clears it.
-    const walk = {
-      read_water_pressure: 1.5,
-      read_fault_display: 'none',
-      listen_circulator: 'normal',
-      inspect_frost: 'patchy',
-      inspect_condensate_drain: 'flowing',
-      check_isolation_valves: 'all_open',
-      run_defrost_cycle: true,
-      reseat_defrost_sensor: true,
-    };
+    const walk = DEFROST_WALK;
     const on = drive(createSession(real, start), walk);
     expect(on.s.status).toBe('concluded');
     expect(on.s.outcome?.reason).toBe('repair_resolved');

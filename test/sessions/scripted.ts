@@ -36,3 +36,18 @@ export function drive(
   }
   return { s, asked };
 }
+
+/**
+ * A failing defrost told apart: patchy frost, a drain that flows, nothing else explaining the answers half
+ * as well; a forced defrost cycle clears it. Walked by the rule tests under different switches.
+ */
+export const DEFROST_WALK: Readonly<Record<string, unknown>> = {
+  read_water_pressure: 1.5,
+  read_fault_display: 'none',
+  listen_circulator: 'normal',
+  inspect_frost: 'patchy',
+  inspect_condensate_drain: 'flowing',
+  check_isolation_valves: 'all_open',
+  run_defrost_cycle: true,
+  reseat_defrost_sensor: true,
+};
