@@ -1,6 +1,7 @@
 import { joinLines } from '../../src/text/excerpt-cells.js';
 import type { StepRecord } from '../types.js';
 import type { GridSegment } from './page-grid.js';
+import { anyOf, readerWords } from './reader-words.js';
 
 export { joinLines };
 
@@ -145,11 +146,13 @@ function splitRunOnItems(lines: string[]): string[] {
 }
 
 /**
- * Warnings and power-isolation instructions in the corpus languages: a step that holds one carries it as
- * its safety note.
+ * Warnings and power-isolation instructions in the corpus languages (data/layout/reader-words.yaml, safety):
+ * a step that holds one carries it as its safety note.
  */
-const SAFETY =
-  /\b(?:warning|caution|danger|attention|achtung|vorsicht|warnung|gefahr|avertissement|precauci[oó]n|peligro|advertencia|let op|waarschuwing|gevaar|attenzione|pericolo|high voltage|hochspannung|haute tension|alta tensi[oó]n|hoogspanning)\b|\b(?:turn|switch|shut)(?:ing)? off (?:the )?(?:main |mains |unit )?(?:power|supply|breaker)|\b(?:disconnect|isolate|cut off) (?:the )?(?:main |mains )?(?:power|supply|electricity)|spannungsfrei|stromlos|freischalten|netz\S* (?:\S+ ){0,3}ausschalten|ausschalten (?:\S+ ){0,2}netz|couper l.alimentation|mettre hors tension|hors tension|desconect\S* (?:\S+ ){0,2}(?:alimentaci[oó]n|energ[ií]a|corriente)|apag\S* (?:\S+ ){0,2}(?:interruptor|alimentaci[oó]n)|spanningsloos|stroom (?:uit|afsluiten)|discharge (?:the )?capacitor|kondensator\S* entladen/i;
+const SAFETY = new RegExp(
+  String.raw`\b(?:${anyOf(readerWords.safety.labels)})\b|${anyOf(readerWords.safety.phrases)}`,
+  'i',
+);
 
 export function safetyNote(text: string): string | null {
   if (!SAFETY.test(text)) return null;

@@ -5,13 +5,17 @@ import { cellItems, toSteps } from './cell-text.js';
 import { codeFamily } from './code-pattern.js';
 import { mentionsFaults } from './header-words.js';
 import { partOf } from './parts.js';
+import { anyOf, readerWords } from './reader-words.js';
 
 /**
  * A section title that opens with a code: "Error E1: indoor sensor fault", "A5-00 – High pressure",
- * "4.2 P 12 (low pressure)". An optional section number and a label in the corpus languages may come first.
+ * "4.2 P 12 (low pressure)". An optional section number and a label in the corpus languages
+ * (data/layout/reader-words.yaml, code_titles) may come first.
  */
-const TITLE =
-  /^(?:\d+(?:\.\d+)*\.?\s+)?((?:error|fault|alarm|check|trouble|fehler|st[öo]rung|erreur|d[ée]faut|c[óo]digo|storing|fout)[\s-]*(?:code|nr\.?|no\.?)?\s*[:#]?\s*)?[[(]?([A-Z](?:[A-Z]{0,2}|[a-z])[ .-]?\d{1,4}(?:-\d{1,3})?)[\])]?(?:\s*[:–—-]\s*|\s+)(.+)$/iu;
+const TITLE = new RegExp(
+  String.raw`^(?:\d+(?:\.\d+)*\.?\s+)?((?:${anyOf(readerWords.code_titles.labels)})[\s-]*(?:${anyOf(readerWords.code_titles.number_words)})?\s*[:#]?\s*)?[[(]?([A-Z](?:[A-Z]{0,2}|[a-z])[ .-]?\d{1,4}(?:-\d{1,3})?)[\])]?(?:\s*[:–—-]\s*|\s+)(.+)$`,
+  'iu',
+);
 /** Table-of-contents lines: dot leaders or a trailing page number. */
 const CONTENTS = /(?:\.{4,}|…{2,}|\s\d{1,3}$)/;
 /** A manual documents its codes this way only if it does so for several codes. */

@@ -1,31 +1,28 @@
 import { fold } from '../../src/text/normalise.js';
+import { anyOf, readerWords } from './reader-words.js';
 
 /** What a table column holds, as its header says. */
 export type ColumnRole = 'code' | 'title' | 'cause' | 'step' | 'part' | 'not-code';
 
 /*
- * Header vocabularies in the languages manuals come in (en, de, fr, es, it, nl, pt), matched against the
- * folded (lower-case, accent-free) header text of one column. A header that names codes ("Error code",
- * "Fehleranzeige") is a code header; otherwise the first role whose words it holds wins, in the order of
- * headerRole, so "Error description" is a title and "Failure causes" a cause.
+ * Header words in the languages manuals come in (data/layout/reader-words.yaml, column_headers), matched as
+ * whole words against the folded (lower-case, accent-free) header text of one column. A header that names
+ * codes ("Error code", "Fehleranzeige") is a code header; otherwise the first role whose words it holds
+ * wins, in the order of headerRole, so "Error description" is a title and "Failure causes" a cause.
  */
-const NOT_CODE =
-  /\b(?:parameters?|parametres?|parametros?|parametri|register|registers|address|adresse|direccion|indirizzo|modell?|models?|modele|modelo|part ?no|art\.?-?nr|teilenummer|bestellnummer|reference|pin|pins|port|ports|terminal|terminals|connector|stecker|anschluss|klemme|borne|bornier|conector|aansluiting|seq|input|output|eingang|ausgang|entree|sortie|entrada|salida|setting|settings|einstellung|werkseinstellung|default|reglage|ajuste|range|bereich|plage|rango|step|schritt|etape|paso|stap|item|pos|position|nr|no|n°|number|nummer|numero|sub-?code|value|wert|valeur|valor|waarde|blinks?|veces|times|led\d?|page|pages|seite|pagina|referencia|riferimento|verweis)\b/;
-const STRONG_TITLE =
-  /\b(?:descriptions?|beschreibung|fehlerbeschreibung|bedeutung|meaning|signification|descripcion|descricao|descrizione|significado|significato|omschrijving|beschrijving|betekenis|foutbeschrijving)\b/;
-const CAUSE =
-  /\b(?:causes?|reasons?|ursachen?|grund|raisons?|causas?|motivo|oorzaak|oorzaken|conditions?|bedingung|detection|erkennung)\b/;
-const STEP =
-  /\b(?:remed(?:y|ies)|solutions?|actions?|corrective|countermeasures?|measures?|checks?|inspection|troubleshooting|behebung|abhilfe|losung|massnahmen?|kontrolle|prufung|prufen|remedes?|verification|controle|solucion|soluciones|accion|acciones|comprobacion|verificacion|rimedio|soluzione|verifica|oplossing|oplossingen|actie|remedie|handeling)\b/;
-const WEAK_TITLE =
-  /\b(?:name|bezeichnung|nom|nombre|naam|designation|content|contents|inhalt|contenu|contenido|problem|probleme|problema|probleem|symptoms?|symptome|sintoma|symptoom|failure|anomalie|schutz|protection)\b/;
-const PART =
-  /\b(?:parts?|component|components|bauteil|komponente|piece|pieza|componente|onderdeel|location|ort)\b/;
-const CODE =
-  /\b(?:codes?|error|errors|fault|faults|alarm|alarms|fehler|storung|storungen|fehlercode|fehleranzeige|anzeige|display|affichage|erreur|defaut|defauts|codigo|codigos|falla|averia|errore|guasto|storing|storingen|fout|foutcode|melding|err)\b/;
+const headers = readerWords.column_headers;
+const wholeWords = (list: readonly string[]) => new RegExp(String.raw`\b(?:${anyOf(list)})\b`);
+const NOT_CODE = wholeWords(headers.not_code);
+const STRONG_TITLE = wholeWords(headers.strong_title);
+const CAUSE = wholeWords(headers.cause);
+const STEP = wholeWords(headers.step);
+const WEAK_TITLE = wholeWords(headers.weak_title);
+const PART = wholeWords(headers.part);
+const CODE = wholeWords(headers.code);
 /** Words by which a header names its column as the code column, even among other words. */
-const NAMES_CODES =
-  /\b(?:codes?|fehlercode|foutcode|codigo|check code|fehleranzeige|anzeige|display|pantalla|(?:error|fault|alarm|fehler|storung)\s*-?\s*(?:no|nr|number|nummer))\b/;
+const NAMES_CODES = wholeWords(headers.names_codes);
+/** Words that, beside a code word, say the column holds something else ("Sub-code", "Register address"). */
+const NAMES_CODES_EXCEPT = new RegExp(String.raw`\b(?:${anyOf(headers.names_codes_except)})`);
 
 /** The role a column header names, or undefined when it names none of them. */
 export function headerRole(header: string): ColumnRole | undefined {
@@ -35,7 +32,7 @@ export function headerRole(header: string): ColumnRole | undefined {
     NAMES_CODES.test(text) &&
     !STRONG_TITLE.test(text) &&
     !CAUSE.test(text) &&
-    !/\b(?:sub-?code|register|address|parameter)/.test(text)
+    !NAMES_CODES_EXCEPT.test(text)
   ) {
     return 'code';
   }
@@ -53,8 +50,7 @@ export function headerRole(header: string): ColumnRole | undefined {
  * Words that say a page deals with faults: a table of codes on such a page (or under such a heading) is an
  * error-code table; elsewhere code-like tokens are more likely part numbers, terminals or parameters.
  */
-const FAULT_CONTEXT =
-  /\b(?:errors?|error codes?|faults?|fault codes?|trouble|troubleshooting|malfunctions?|alarms?|abnormal|abnormality|failures?|protection|check codes?|diagnos\w*|fehler\w*|storung\w*|stoerung\w*|warnung|alarm\w*|erreurs?|defauts?|pannes?|anomalies?|diagnostic|averias?|fallas?|fallos?|errores|codigos? de error|alarma|errore|errori|guasti|erros|falhas?|avarias?|b[lł]ad|b[lł]edy|b[lł]edow|usterki?|awari[ae]|allarmi|storing\w*|fouten|foutcodes?|probleemanalyse|alarmen|schutz\w*|defekt\w*|proteccion|beveiliging\w*|bescherming)\b/;
+const FAULT_CONTEXT = wholeWords(readerWords.fault_context);
 
 export function mentionsFaults(text: string): boolean {
   return FAULT_CONTEXT.test(fold(text));

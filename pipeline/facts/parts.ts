@@ -1,19 +1,18 @@
+import { anyOf, readerWords } from './reader-words.js';
+
 /**
- * Names of heat-pump parts in the corpus languages. A code's part is the first of them its description
+ * Names of heat-pump parts in the corpus languages (data/layout/reader-words.yaml, parts). A code's part is the first of them its description
  * names, with the words that qualify it there ("water inlet temp. sensor", "sensor de temperatura
  * ambiente"), as printed.
  */
-const PART =
-  /^(?:thermistors?|sensors?|probes?|fan motors?|motors?|fans?|compressors?|pumps?|flow switch(?:es)?|pressure switch(?:es)?|switch(?:es)?|valves?|heaters?|p\.?c\.? ?boards?|pcbs?|boards?|mainboards?|eeprom|ipm|fuses?|capacitors?|contactors?|relays?|transformers?|remote controllers?|wire controllers?|controllers?|cables?|wiring|thermostats?|fühler|sensoren|verdichter|pumpe|ventil|expansionsventil|schütz|lüfter|wächter|hochdruckwächter|niederdruckwächter|druckschalter|durchflussschalter|platine|heizstab|sonde|capteur|compresseur|pompe|vanne|ventilateur|pressostat|carte|résistance|sensor|termistor|compresor|motor del ventilador|ventilador|bomba|válvula|placa|tarjeta|fusible|pomp|ventilator|klep|schakelaar|moederbord|printplaat|compressor|verwarmingselement)$/iu;
+const PART = new RegExp(`^(?:${anyOf(readerWords.parts.names)})$`, 'iu');
 /** German and Dutch compounds that end in a part name ("Temperatursensor", "Wasserpumpe"). */
-const COMPOUND =
-  /\p{L}{3,}(?:fühler|sensors?|pumpe|ventil|schalter|wächter|platine|pomp|schakelaar|klep|motor)$/iu;
+const COMPOUND = new RegExp(String.raw`\p{L}{3,}(?:${anyOf(readerWords.parts.compound_endings)})$`, 'iu');
 
 /** Words that end a part's qualifiers when read backwards. */
-const STOP =
-  /^(?:of|the|a|an|in|on|at|for|to|and|or|error|fault|failure|trouble|abnormal(?:ity)?|protection|malfunction|open|short|circuit|des|der|die|das|den|dem|le|la|les|du|de|del|el|los|las|het|een|van|is|zu|bei|et|y|und|en|between|zwischen|entre|tussen|tra|with|mit|avec|con|met|from|von)$/i;
+const STOP = new RegExp(`^(?:${anyOf(readerWords.parts.stop_words)})$`, 'i');
 /** Prepositions that introduce a qualifier after the part name (Romance languages, Dutch). */
-const AFTER = /^(?:de|del|du|des|d'|della|di|van)$/i;
+const AFTER = new RegExp(`^(?:${anyOf(readerWords.parts.qualifier_openers)})$`, 'i');
 
 export function partOf(text: string): { name: string; reference: string | null } | null {
   const words = text.split(/\s+/).filter(Boolean);

@@ -2,6 +2,10 @@ import type { Line, PageLayout } from '../layout/types.js';
 import type { ErrorCodeRecord, StepRecord } from '../types.js';
 import { joinLines, safetyNote } from './cell-text.js';
 import type { ProcedureSpan } from './procedures.js';
+import { anyOf, readerWords } from './reader-words.js';
+
+/** The procedure words in the corpus languages (data/layout/reader-words.yaml, procedure). */
+const words = readerWords.procedure;
 
 /** What a code's detailed procedure adds to its table row. */
 export interface ProcedureContent {
@@ -10,25 +14,28 @@ export interface ProcedureContent {
 }
 
 /** A numbered step's marker: "1.", "2)", "Step 3:", "Schritt 3.", "Étape 3 –" ("Step 3 is ..." is a sentence). */
-const NUMBERED =
-  /^(?:(?:step|schritt|étape|etape|paso|stap|fase|passo)\s+(\d{1,2})\s*[:.)–—-]|(\d{1,2})[.)](?=\s|\p{L}))\s*/iu;
+const NUMBERED = new RegExp(
+  String.raw`^(?:(?:${anyOf(words.step_labels)})\s+(\d{1,2})\s*[:.)–—-]|(\d{1,2})[.)](?=\s|\p{L}))\s*`,
+  'iu',
+);
 /** A bullet opening a list item. */
 const BULLET = /^(?:[•·▪●◦■□➢►‣⁃*]|[–-](?=\s))\s*/u;
 /** A warning's label opening its paragraph: "WARNING", "Caution:", "ACHTUNG!". */
-const WARNING_LABEL =
-  /^(?:warning|caution|danger|attention|avertissement|achtung|warnung|vorsicht|gefahr|precauci[oó]n|advertencia|peligro|waarschuwing|let op|attenzione|avvertenza|pericolo)\b\s*[:!.–—-]?\s*/iu;
+const WARNING_LABEL = new RegExp(String.raw`^(?:${anyOf(words.warning_labels)})\b\s*[:!.–—-]?\s*`, 'iu');
 /** A parts line: "Part: ...", "Pièces : ...", "Ersatzteil: ...". */
-const PART_LABEL =
-  /^(?:parts?|spare parts?|pi[eè]ces?(?: de rechange)?|(?:ersatz)?teile?|piezas?|repuestos?|onderde(?:el|len)|ricambi|parti)\s*:\s*/iu;
+const PART_LABEL = new RegExp(String.raw`^(?:${anyOf(words.part_labels)})\s*:\s*`, 'iu');
 /** An item's reference number: "ref. 4012-220", "réf. : 4012", "Art.-Nr. 123". */
-const REFERENCE =
-  /[,(]?\s*\b(?:r[eé]f(?:erence|érence)?\.?|art\.?-?nr\.?|best\.?-?nr\.?)\s*:?\s*([A-Z0-9][\w./-]*)\)?/iu;
+const REFERENCE = new RegExp(
+  String.raw`[,(]?\s*\b(?:${anyOf(words.reference_labels)})\s*:?\s*([A-Z0-9][\w./-]*)\)?`,
+  'iu',
+);
 /** "Step 5", "étapes 2 et 3", "Schritt 4": the steps a warning names. */
-const STEP_NAMED =
-  /\b(?:steps?|schritte?|[ée]tapes?|pasos?|stappen|stap|fasi|fase|passi|passo)\s+(\d{1,2})(?:\s*(?:,|and|et|und|y|en|e|to|à|bis|a|tot)\s*(\d{1,2}))*/giu;
+const STEP_NAMED = new RegExp(
+  String.raw`\b(?:${anyOf(words.step_names)})\s+(\d{1,2})(?:\s*(?:${anyOf(words.step_name_joins)})\s*(\d{1,2}))*`,
+  'giu',
+);
 /** Words of electrical work: a warning that names no step concerns the steps that do such work. */
-const ELECTRICAL =
-  /\b(?:isolat\w*|power|supply|voltage|volts?|connectors?|terminals?|electric\w*|wiring|mains|live|tension|alimentation|connecteur\w*|bornes?|[ée]lectri\w*|spannung\w*|netz\w*|stecker\w*|klemme\w*|elektri\w*|tensi[oó]n|alimentaci[oó]n|conector\w*|el[eé]ctric\w*|spanning\w*|voeding|aansluit\w*|stekker\w*|elektrisch\w*)\b/iu;
+const ELECTRICAL = new RegExp(String.raw`\b(?:${anyOf(words.electrical)})\b`, 'iu');
 
 /** The lines of a procedure, in reading order, from its start line to where the next procedure starts. */
 export function procedureLines(pages: Map<number, PageLayout>, span: ProcedureSpan): Line[] {
@@ -135,8 +142,10 @@ function partFromLine(text: string): ErrorCodeRecord['part'] {
 }
 
 /** "See procedure E9 in chapter 6", "voir chapitre 6", "siehe Kapitel 6": a step that only points on. */
-const POINTER =
-  /^(?:[→>]\s*)?(?:(?:please\s+)?(?:see|refer to|go to|voir|reportez-vous|se reporter|siehe|vgl\.?|ver|véase|consulte|consultar|zie|vedi|cf\.?)\b|(?:chapter|chapitre|kapitel|abschnitt|cap[ií]tulo|hoofdstuk|capitolo|section|procedure|procédure|procedimiento|prozedur|page|seite|página|pagina)\b)/iu;
+const POINTER = new RegExp(
+  String.raw`^(?:[→>]\s*)?(?:(?:please\s+)?(?:${anyOf(words.pointer_verbs)})\b|(?:${anyOf(words.pointer_places)})\b)`,
+  'iu',
+);
 
 /** Whether a row's steps are missing or only point to the detailed procedure. */
 export function onlyPointers(steps: StepRecord[]): boolean {

@@ -1,6 +1,7 @@
 import { codeFamily } from './code-pattern.js';
 import { headerRole } from './header-words.js';
 import type { GridLine } from './page-grid.js';
+import { anyOf, readerWords } from './reader-words.js';
 import { columnOf } from './table-columns.js';
 import { foldText } from './table-geometry.js';
 import type { CodeTable, Layout, TableColumn } from './table-model.js';
@@ -167,8 +168,10 @@ function columnText(layout: Layout, columns: TableColumn[], ci: number): string 
 }
 
 /** Imperative openings of checks and remedies, in the corpus languages. */
-const INSTRUCTION =
-  /(?:^|[.•]\s*|\d[.)]\s*)(?:check|replace|reset|clean|verify|inspect|contact|turn|switch|repair|measure|confirm|set|prüfen|prufen|kontrollieren|tauschen|ersetzen|austauschen|reinigen|vérifier|verifier|remplacer|contrôler|controler|nettoyer|comprobar|verificar|reemplazar|revisar|cambiar|limpiar|controleer|controleren|vervang|vervangen|reinig|controllare|sostituire|verificare)\b/i;
+const INSTRUCTION = new RegExp(
+  String.raw`(?:^|[.•]\s*|\d[.)]\s*)(?:${anyOf(readerWords.instructions)})\b`,
+  'i',
+);
 
 /** A column whose cells hold words (not codes, numbers or marks) in at least a third of the rows. */
 export function isTextColumn(layout: Layout, columns: TableColumn[], ci: number): boolean {
