@@ -223,6 +223,11 @@ export function analyzeQuery(q: string): AnalyzedQuery {
   };
   const matches = [...folded.matchAll(WORD)];
   const wordPairs: string[][] = [];
+  const parts = wordParts(folded);
+  const language = detectQueryLanguage(
+    q,
+    parts.map((p) => p.text),
+  );
   const capitalPrefixes = capitalCodePrefixes(q);
   for (let i = 0; i < matches.length; i++) {
     const raw = matches[i]![0];
@@ -254,7 +259,11 @@ export function analyzeQuery(q: string): AnalyzedQuery {
         if (hasDigit(s) || s.length < 2) continue;
         stems.push(stemTerm(lang, s));
         // A compound that is a word of its own ("koudemiddel", "warmtepomp") is not asked for by parts.
-        if (!isCompoundLanguage(lang) || s.length < 7 || isKnownPart(s, lang)) continue;
+        // Nor is a word of a question written in another language: Dutch would read English "pressure"
+        // as "pres|uur" and ask for an hour, German "Wärmepumpe" as "warm|epump" under Dutch rules; a
+        // question whose language is not recognised is split under both.
+        if (!isCompoundLanguage(lang) || (language && language !== lang)) continue;
+        if (s.length < 7 || isKnownPart(s, lang)) continue;
         const split = splitCompound(s, lang);
         if (!split) continue;
         compoundPairs.push(pairTerm(lang, split.modifier, split.head));
@@ -286,7 +295,6 @@ export function analyzeQuery(q: string): AnalyzedQuery {
     if (compoundPairs.length > 0) wordPairs.push(unique(compoundPairs));
   }
   // Glossary phrases of several words ("heat exchanger", "pression d'eau") are words of their own.
-  const parts = wordParts(folded);
   const single = new Set(words.flatMap((w) => w.concepts));
   const phrases: string[] = [];
   const streams = LANGUAGES.map((lang) => {
@@ -314,10 +322,7 @@ export function analyzeQuery(q: string): AnalyzedQuery {
     stems: unique(words.flatMap((w) => w.stems)),
     concepts: unique(words.flatMap((w) => w.concepts)),
     pairs,
-    language: detectQueryLanguage(
-      q,
-      parts.map((p) => p.text),
-    ),
+    language,
   };
 }
 

@@ -111,6 +111,26 @@ describe('German and Dutch compounds', () => {
     expect(query.stems.some((t) => text.stems.includes(t))).toBe(true);
   });
 
+  it('splits the words of a question by the compound rules of its own language only', () => {
+    const hour = conceptTerm('hour');
+    // Under Dutch rules English "pressure" reads "pres|uur" (an hour), German "Wärmepumpe" "warm|epump".
+    const en = analyzeQuery('Above which measured pressure does the high pressure protection trip?');
+    expect(en.language).toBe('en');
+    expect(en.concepts).not.toContain(hour);
+    expect(en.stems).not.toContain('nl:uur');
+    const de = analyzeQuery('Wie lang ist die Stillstandszeit nach dem Abschalten der Wärmepumpe?');
+    expect(de.language).toBe('de');
+    expect(de.stems).not.toContain('nl:epump');
+    // A Dutch question is still asked for its compound's parts, and so is one of no recognised language.
+    const fault = conceptTerm('fault');
+    const nl = analyzeQuery('Hoe vaak mag een lagedrukstoring optreden?');
+    expect(nl.language).toBe('nl');
+    expect(nl.words.some((w) => w.exact.length === 0 && w.concepts.includes(fault))).toBe(true);
+    const bare = analyzeQuery('lagedrukstoring');
+    expect(bare.language).toBeNull();
+    expect(bare.words.some((w) => w.exact.length === 0 && w.concepts.includes(fault))).toBe(true);
+  });
+
   it('leaves short and unknown words whole', () => {
     expect(splitCompound('pump', 'de')).toBeNull();
     expect(splitCompound('xyzqwvbnm', 'nl')).toBeNull();
