@@ -85,20 +85,49 @@ export function priorOf(model: SessionModel): Distribution {
   return Object.fromEntries(model.hypotheses.map((h) => [h.id, h.prior]));
 }
 
+/** Entropies already worked out, by beliefs (each check's gain starts from the same one). */
+const entropyCache = new WeakMap<Distribution, number>();
+
 export function entropy(p: Distribution): number {
+  const known = entropyCache.get(p);
+  if (known !== undefined) return known;
+  const h = entropyOf(p);
+  entropyCache.set(p, h);
+  return h;
+}
+
+function entropyOf(p: Distribution): number {
   let h = 0;
   for (const v of Object.values(p)) if (v > 0) h -= v * Math.log2(v);
   return h;
+}
+
+/** Each hypothesis's row of an action's table, in the model's order: fixed for a model, so looked up once. */
+const rowsCache = new WeakMap<ModelAction, WeakMap<SessionModel, readonly number[][]>>();
+
+function rowsOf(model: SessionModel, action: ModelAction): readonly number[][] {
+  let byModel = rowsCache.get(action);
+  const known = byModel?.get(model);
+  if (known) return known;
+  const rows = model.hypotheses.map((h) => likelihoodRow(action, h.id));
+  if (!byModel) {
+    byModel = new WeakMap();
+    rowsCache.set(action, byModel);
+  }
+  byModel.set(model, rows);
+  return rows;
 }
 
 /** Probability of each outcome of the action under the current beliefs. */
 export function predictive(model: SessionModel, p: Distribution, action: ModelAction): number[] {
   const table = action.table!;
   const out = table.outcomes.map(() => 0);
-  for (const h of model.hypotheses) {
-    const ph = p[h.id] ?? 0;
+  const rows = rowsOf(model, action);
+  const hypotheses = model.hypotheses;
+  for (let j = 0; j < hypotheses.length; j++) {
+    const ph = p[hypotheses[j]!.id] ?? 0;
     if (ph === 0) continue;
-    const row = likelihoodRow(action, h.id);
+    const row = rows[j]!;
     for (let i = 0; i < out.length; i++) out[i] = out[i]! + ph * row[i]!;
   }
   return out;
@@ -117,16 +146,39 @@ export interface Branch {
  */
 const branchCache = new WeakMap<Distribution, Map<ModelAction, readonly Branch[]>>();
 
+/**
+ * Bayes' rule for a certain answer (outcome `k`), as `update` with a weight of one on `k` and zero
+ * elsewhere works it out: the likelihood is the row's entry itself (adding zeros changes no sum), the
+ * same products in the same order, so the beliefs are the same to the last bit.
+ */
+function updateOnOutcome(
+  model: SessionModel,
+  prior: Distribution,
+  rows: readonly number[][],
+  k: number,
+): Distribution {
+  const next: Distribution = {};
+  const hypotheses = model.hypotheses;
+  let total = 0;
+  for (let j = 0; j < hypotheses.length; j++) {
+    const id = hypotheses[j]!.id;
+    const p = (prior[id] ?? 0) * (rows[j]![k] ?? 0);
+    next[id] = p;
+    total += p;
+  }
+  if (!(total > 0)) return { ...prior };
+  for (const id of Object.keys(next)) next[id] = next[id]! / total;
+  return next;
+}
+
 /** Posterior after each outcome of the action, with the outcome's predicted probability. Read only. */
 export function branches(model: SessionModel, p: Distribution, action: ModelAction): readonly Branch[] {
   let byAction = branchCache.get(p);
   const known = byAction?.get(action);
   if (known) return known;
   const pred = predictive(model, p, action);
-  const out = pred.map((probability, i) => {
-    const weights = pred.map((_, j) => (j === i ? 1 : 0));
-    return { probability, posterior: update(model, p, action, weights) };
-  });
+  const rows = rowsOf(model, action);
+  const out = pred.map((probability, i) => ({ probability, posterior: updateOnOutcome(model, p, rows, i) }));
   if (!byAction) {
     byAction = new Map();
     branchCache.set(p, byAction);
@@ -135,13 +187,25 @@ export function branches(model: SessionModel, p: Distribution, action: ModelActi
   return out;
 }
 
+/** Gains already worked out, by beliefs and action (the choice of a step weighs one check several times). */
+const gainCache = new WeakMap<Distribution, Map<ModelAction, number>>();
+
 /** Expected information gain in bits, outcomes weighted by their predicted probability. */
 export function expectedGain(model: SessionModel, p: Distribution, action: ModelAction): number {
   if (!action.table || Object.keys(action.table.rows).length === 0) return 0;
+  let byAction = gainCache.get(p);
+  const known = byAction?.get(action);
+  if (known !== undefined) return known;
   const before = entropy(p);
   let after = 0;
   for (const b of branches(model, p, action)) {
     if (b.probability > 0) after += b.probability * entropy(b.posterior);
   }
-  return Math.max(0, before - after);
+  const gain = Math.max(0, before - after);
+  if (!byAction) {
+    byAction = new Map();
+    gainCache.set(p, byAction);
+  }
+  byAction.set(action, gain);
+  return gain;
 }

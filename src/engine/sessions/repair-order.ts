@@ -54,16 +54,47 @@ export interface RepairStep {
   cost: number;
 }
 
-/** Every hypothesis's remedy, ordered by probability of success over cost (Heckerman et al. 1995). */
-export function repairOrder(model: SessionModel, p: Distribution): RepairStep[] {
-  const steps = model.hypotheses.map((h, index) => {
+interface StepBase {
+  hypothesis: ModelHypothesis;
+  remedy: ModelAction | undefined;
+  success: number;
+  cost: number;
+  index: number;
+}
+
+/** Each hypothesis's remedy, its chance of clearing it and its cost: fixed for a model, so worked out once. */
+const stepBases = new WeakMap<SessionModel, readonly StepBase[]>();
+
+function stepBasesOf(model: SessionModel): readonly StepBase[] {
+  const known = stepBases.get(model);
+  if (known) return known;
+  const bases = model.hypotheses.map((h, index) => {
     const remedy = actionById(model, h.remedy);
     const success = remedy?.kind === 'repair' ? (remedy.fixes[h.id] ?? 1) : 1;
     const cost = remedy ? remedy.cost : model.settings.escalationCost;
-    return { hypothesis: h, remedy, probability: p[h.id] ?? 0, success, cost, index };
+    return { hypothesis: h, remedy, success, cost, index };
+  });
+  stepBases.set(model, bases);
+  return bases;
+}
+
+/**
+ * The least any repair order can cost, whatever the beliefs: its first step is always paid in full,
+ * and no step costs less than the cheapest remedy (or the escalation, for a cause without one).
+ */
+export function leastRepairCost(model: SessionModel): number {
+  return stepBasesOf(model).reduce((least, b) => Math.min(least, b.cost), Number.POSITIVE_INFINITY);
+}
+
+/** Every hypothesis's remedy, ordered by probability of success over cost (Heckerman et al. 1995). */
+export function repairOrder(model: SessionModel, p: Distribution): RepairStep[] {
+  const steps = stepBasesOf(model).map((b) => {
+    const probability = p[b.hypothesis.id] ?? 0;
+    // The same expression the order compares, worked out once per step instead of once per comparison.
+    return { ...b, probability, ratio: (probability * b.success) / b.cost };
   });
   steps.sort((a, b) => {
-    const d = (b.probability * b.success) / b.cost - (a.probability * a.success) / a.cost;
+    const d = b.ratio - a.ratio;
     return Math.abs(d) > EPSILON ? d : a.index - b.index;
   });
   return steps;

@@ -20,8 +20,21 @@ interface Phrase {
   words: string[];
 }
 
+/**
+ * Phrases already compiled. The phrases come from the knowledge (a few thousand), and every session
+ * matches its description against all of them, so each is normalised once; the bound keeps a caller
+ * who matches text of their own from growing it without end.
+ */
+const compiled = new Map<string, Phrase>();
+const COMPILED_MAX = 20_000;
+
 function compilePhrase(phrase: string): Phrase {
-  return { words: normaliseText(phrase).split(' ').filter(Boolean) };
+  const known = compiled.get(phrase);
+  if (known) return known;
+  const result = { words: normaliseText(phrase).split(' ').filter(Boolean) };
+  if (compiled.size >= COMPILED_MAX) compiled.clear();
+  compiled.set(phrase, result);
+  return result;
 }
 
 function wordMatches(pattern: string, token: string): boolean {
