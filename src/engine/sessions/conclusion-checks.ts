@@ -121,9 +121,17 @@ export function separatingCheck(
   const rivals = separationRivals(s, group);
   if (rivals.length === 0) return undefined;
   const leader = group.top;
+  // A symptom is told from a cause its own remedy also clears (one that leaves the symptom behind and
+  // that the remedy may mask) by the symptom's origin, never by its consequences: any cause of the
+  // symptom shows those too, whatever the knowledge lists for it.
+  const consequences = new Set(leader.symptomLevel ? (leader.throughSymptom ?? []) : []);
+  const remedy = leader.remedy ? s.model.actions.find((a) => a.id === leader.remedy) : undefined;
+  const masked = (id: string) => (remedy?.fixes[id] ?? 0) > 0;
+  const tells = (a: ModelAction, r: ModelHypothesis) =>
+    !(a.quantity && consequences.has(a.quantity) && masked(r.id)) && separates(s.model, a, leader.id, r.id);
   let best: ModelAction | undefined;
   for (const a of information) {
-    if (!rivals.some((r) => separates(s.model, a, leader.id, r.id))) continue;
+    if (!rivals.some((r) => tells(a, r))) continue;
     if (
       !best ||
       a.cost < best.cost - EPSILON ||

@@ -188,6 +188,12 @@ export const Cause = z
      * evidence, however the evidence compares, and a repair that restores the symptom does not settle it.
      */
     symptom_level: z.boolean().default(false),
+    /**
+     * Of a symptom-level cause, the quantities it acts on through the symptom itself (a low pressure's
+     * short flow and high ΔT): any cause that leaves the symptom behind shows them too, so a reading of
+     * them never tells the symptom from a cause it may be masking.
+     */
+    through_symptom: z.array(z.string()).default([]),
   })
   .strict();
 export type Cause = z.infer<typeof Cause>;

@@ -132,6 +132,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
         citations: citationsOf(quotes),
         quotes,
         ...(c.symptom_level ? { symptomLevel: true } : {}),
+        ...(c.through_symptom.length > 0 ? { throughSymptom: c.through_symptom } : {}),
       };
     }),
     ...manual.unmatched.map((m) => ({

@@ -100,6 +100,8 @@ export interface ModelHypothesis {
   quotes?: Quote[];
   /** A symptom other causes also produce: concluded only once told from them (absent: no). */
   symptomLevel?: boolean;
+  /** Quantities a symptom-level cause acts on through the symptom itself (absent: none marked). */
+  throughSymptom?: string[];
 }
 
 /** Where a nominal range comes from: the manual's entry for the code (cited), or our general knowledge. */
