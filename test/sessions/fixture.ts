@@ -27,7 +27,19 @@ export const RAW_FIXTURE = {
     cost: { overhead_minutes: 5, per_invasiveness_level: 10, per_risk_level: 15, escalation: 120 },
     selection: { min_gain_bits: 0.02, rule_out_ratio: 0.35 },
     repair: { fixed_if_other: 0.02, fixed_if_residual: 0.05 },
-    manual: { matched_boost: 4, unmatched_weight: 1, step_yes_if_listed: 0.6, step_yes_otherwise: 0.15 },
+    manual: {
+      matched_boost: 4,
+      unmatched_weight: 1,
+      step_yes_if_listed: 0.6,
+      step_yes_otherwise: 0.15,
+      replacement_words: {
+        en: ['replace*'],
+        fr: ['remplac*'],
+        de: ['ersetz*'],
+        es: ['sustitu*'],
+        nl: ['vervang*'],
+      },
+    },
   },
   quantities: {
     quantities: [

@@ -5,15 +5,6 @@ import { designatorsOf, stepActions } from './step-actions.js';
 import { bestMatches, normaliseText } from './text-match.js';
 import type { ManualFact, ManualPart, ModelHypothesis, Quote } from './types.js';
 
-/** Verbs that make a manual step a part swap rather than a check. */
-export const REPLACEMENT_WORDS = {
-  en: ['replace*', 'change the', 'exchange the', 'renew'],
-  fr: ['remplac*', 'changer l*', 'changer le', 'changer la'],
-  de: ['ersetz*', 'tausch*', 'austausch*', 'wechseln'],
-  es: ['sustitu*', 'reemplaz*', 'cambiar el', 'cambiar la'],
-  nl: ['vervang*'],
-};
-
 export interface ManualHypothesis {
   hypothesis: ModelHypothesis;
   /** Indices of the facts that list it. */

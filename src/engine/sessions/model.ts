@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Citation } from '../../contract/common.js';
 import { type Action, type EquipmentKind, type Knowledge, quantityOutcomes } from './knowledge-schema.js';
-import { analyseManual, REPLACEMENT_WORDS } from './manual-analysis.js';
+import { analyseManual } from './manual-analysis.js';
 import {
   baselineOf,
   costOf,
@@ -259,7 +259,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       table: { outcomes: ['true', 'false'], baseline: [otherwise, 1 - otherwise], rows },
       ...stepAction,
       cost: costOf(k, stepAction),
-      replacement: anyPhraseOccurs(REPLACEMENT_WORDS, tokens(step.text)),
+      replacement: anyPhraseOccurs(k.settings.manual.replacement_words, tokens(step.text)),
       warrantyRelevant: false,
       escalation: null,
       reliability: 1,

@@ -136,6 +136,16 @@ export const Settings = z
         unmatched_weight: z.number().positive(),
         step_yes_if_listed: z.number().gt(0).lt(1),
         step_yes_otherwise: z.number().gt(0).lt(1),
+        /** Words that make a manual step a part swap rather than a check, by language (`*` ends a prefix). */
+        replacement_words: z
+          .object({
+            en: z.array(z.string().min(1)),
+            fr: z.array(z.string().min(1)),
+            de: z.array(z.string().min(1)),
+            es: z.array(z.string().min(1)),
+            nl: z.array(z.string().min(1)),
+          })
+          .strict(),
       })
       .strict(),
   })
