@@ -35,11 +35,12 @@ function ligatureWords(): ReadonlySet<string> {
 /**
  * A character standing between two lower-case letters that is not one of them, a space or a mark that
  * joins words (hyphen, apostrophe, full stop, slash): a capital ("WasserdurchGuss") or any other sign
- * ("Signi)cation"); or a sign, not a letter, opening a word of lower-case letters ("6lter": a capital
- * there opens a word). Only the word list decides that a character stands in for a ligature.
+ * ("Signi)cation"); or a sign opening a word of lower-case letters ("6lter"), but not a capital, which
+ * opens words, nor a bracket or quotation mark, which opens them too ("(low" is not "flow"). Only the
+ * word list decides that a character stands in for a ligature.
  */
 const STAND_IN =
-  /(?<=\p{Ll})([^\p{Ll}\s'’\-‐./])(?=\p{Ll})|(?<![\p{L}\p{N}])([^\p{L}\s'’\-‐./])(?=\p{Ll}{2})/gu;
+  /(?<=\p{Ll})([^\p{Ll}\s'’\-‐./])(?=\p{Ll})|(?<![\p{L}\p{N}])([^\p{L}\s'’\-‐./([{"«“‘‚„¿¡])(?=\p{Ll}{2})/gu;
 const WORD = /[^\s]+/gu;
 const DIGIT = /^\p{N}$/u;
 

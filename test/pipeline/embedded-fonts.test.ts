@@ -81,6 +81,8 @@ describe('embedded fonts and their ToUnicode maps', () => {
       run('Clean the 6lter, check the water <ow'),
       run('Signi6cation: a 6mm gap, 16 kW, E06'),
       run('Le 6lm', 'f2'),
+      // A bracket opens words: "(low" is not "flow", "(le" not "file".
+      run('the pressure (low side) and the (le', 'f3'),
     ];
     const standIns = findLigatureStandIns(runs);
     expect(standIns.get('f1')).toEqual(
@@ -91,11 +93,13 @@ describe('embedded fonts and their ToUnicode maps', () => {
     );
     // A font whose words make no listed word is left as pdfjs read it.
     expect(standIns.has('f2')).toBe(false);
+    expect(standIns.has('f3')).toBe(false);
     readLigatureStandIns(runs, standIns);
     expect(runs.map((r) => r.str)).toEqual([
       'Clean the filter, check the water flow',
       'Signification: a 6mm gap, 16 kW, E06',
       'Le 6lm',
+      'the pressure (low side) and the (le',
     ]);
   });
 
