@@ -9,13 +9,14 @@ import { compareModels } from './facts/models.js';
 import { layoutDocument } from './layout/document.js';
 import { attachRules } from './layout/rules.js';
 import { pageText } from './layout/types.js';
+import { isUnreadableText } from './layout/unreadable.js';
 import { buildChunks } from './structure/chunks.js';
 import { findHeadings } from './structure/headings.js';
 import { isNavigationLine, navigationPages } from './structure/navigation.js';
 import type { ExtractedDocument } from './types.js';
 
 /** Bump when extraction changes what it produces: bundles built by an older version re-extract. */
-export const EXTRACTOR_VERSION = 12;
+export const EXTRACTOR_VERSION = 13;
 
 export interface DocumentSource {
   id: string;
@@ -39,11 +40,15 @@ export async function extractDocument(
   const headings = findHeadings(layout.pages, layout.outline);
   const chunks = buildChunks(source.id, layout.pages, headings);
   const navigation = navigationPages(layout.pages);
+  // A page whose text is glyph numbers (a font without a Unicode map) gives no code either.
+  const unreadable = new Set(
+    layout.pages.filter((p) => isUnreadableText(p.lines.map((l) => l.text).join('\n'))).map((p) => p.page),
+  );
   // A contents, index or figure-list page names a code and a page, never what the code means: no code
   // is read from it, nor from an entry line of such a list printed on another page.
   const errorCodes = extractErrorCodes(layout.pages, chunks).filter(
     (e) =>
-      !e.pages.some((p) => navigation.has(p)) &&
+      !e.pages.some((p) => navigation.has(p) || unreadable.has(p)) &&
       !e.excerpt.split('\n').some((line) => isNavigationLine(line)),
   );
   const languages = pageLanguages(layout.pages.map((p) => p.lines.map((l) => l.text).join('\n')));
@@ -59,8 +64,12 @@ export async function extractDocument(
   for (const e of layout.pageErrors) warnings.push(`page ${e.page}: text could not be read (${e.reason})`);
   const empty = pages.filter((p) => p.text.replace(/\s/g, '').length < MIN_PAGE_CHARS).map((p) => p.page);
   if (empty.length > 0) warnings.push(`pages without text: ${compactRanges(empty)}`);
+  if (unreadable.size > 0)
+    warnings.push(
+      `pages whose text cannot be read (a font without a Unicode map, no ToUnicode; OCR the file or export it again): ${compactRanges([...unreadable])}`,
+    );
   warnings.push(...compareModels(pages.map((p) => p.text).join('\n'), source.sidecar));
-  const codeLines = indexCodeLines(layout.pages, navigation);
+  const codeLines = indexCodeLines(layout.pages, new Set([...navigation, ...unreadable]));
   const unread = unreadIndexedCodes(
     codeLines,
     errorCodes.map((e) => e.code),

@@ -67,14 +67,17 @@ export class Painter implements TextMeasurer {
   }
 
   rule(x1: number, y1: number, x2: number, y2: number, color: string, width = 0.5): void {
+    if (this.layer && !this.layer.drawsVectors) return;
     this.doc.save().lineWidth(width).strokeColor(color).moveTo(x1, y1).lineTo(x2, y2).stroke().restore();
   }
 
   fillRect(x: number, y: number, w: number, h: number, color: string): void {
+    if (this.layer && !this.layer.drawsVectors) return;
     this.doc.save().rect(x, y, w, h).fillColor(color).fill().restore();
   }
 
   strokeRect(x: number, y: number, w: number, h: number, color: string, width = 0.5, radius = 0): void {
+    if (this.layer && !this.layer.drawsVectors) return;
     this.doc.save().lineWidth(width).strokeColor(color);
     if (radius > 0) this.doc.roundedRect(x, y, w, h, radius);
     else this.doc.rect(x, y, w, h);

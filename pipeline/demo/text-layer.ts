@@ -6,6 +6,13 @@
  */
 
 import { type Matrix, multiply } from '../layout/matrix.js';
+import {
+  embeddedFontName,
+  type LigatureMapping,
+  patchToUnicode,
+  registerEmbeddedFonts,
+  withLigatures,
+} from './embedded-fonts.js';
 import { PAGE } from './page-geometry.js';
 import { FONT_NAMES, type FontKey, type PlacedPiece, type TextMeasurer } from './text.js';
 
@@ -23,6 +30,11 @@ export const TEXT_LAYERS = [
   'space_cells',
   'baseline_jitter',
   'condensed',
+  'identity_h',
+  'ligature_codepoint',
+  'ligature_unmapped',
+  'no_tounicode',
+  'ocr_invisible',
 ] as const;
 export type TextLayerVariant = (typeof TEXT_LAYERS)[number];
 
@@ -59,7 +71,18 @@ interface Pending {
   cell?: { text: string; font: FontKey; size: number; color: string; width: number; space: number };
 }
 
-type Doc = PDFKit.PDFDocument & { _ctm: Matrix };
+type Doc = PDFKit.PDFDocument & { _ctm: Matrix; _font: unknown };
+
+/** Variants drawn in an embedded TrueType font, and what each one's ToUnicode says of ligature glyphs. */
+const EMBEDDED: Partial<Record<TextLayerVariant, LigatureMapping>> = {
+  identity_h: 'letters',
+  ligature_codepoint: 'codepoint',
+  ligature_unmapped: 'nothing',
+  no_tounicode: 'absent',
+};
+
+/** PDF text render mode 3: glyphs neither filled nor stroked, as OCR writes its text over a scan. */
+const INVISIBLE = '3 Tr';
 
 /** Writes a painter's text runs into the PDF the way the variant says. */
 export class TextLayer {
@@ -67,11 +90,18 @@ export class TextLayer {
   private readonly all: Set<string>;
   private pending: Pending[] = [];
   private base: Matrix = [1, 0, 0, 1, 0, 0];
+  private fontsRegistered = false;
+  private pages = 0;
 
+  /**
+   * `pageImages`: for `ocr_invisible`, each page as a scanner stored it (pipeline/demo/scan-pages.ts),
+   * drawn under the page's invisible text.
+   */
   constructor(
     readonly variant: TextLayerVariant,
     private readonly random: () => number,
     codes: readonly string[] = [],
+    private readonly pageImages: readonly Buffer[] = [],
   ) {
     this.all = new Set(codes);
     for (const code of [...codes].sort((a, b) => b.length - a.length)) {
@@ -92,6 +122,18 @@ export class TextLayer {
       doc.transform(0, -1, 1, 0, 0, PAGE.width);
     } else doc.addPage({ size: 'A4', margin: 0 });
     this.base = [...(doc as Doc)._ctm];
+    if (EMBEDDED[this.variant] && !this.fontsRegistered) {
+      registerEmbeddedFonts(doc);
+      this.fontsRegistered = true;
+    }
+    const image = this.pageImages[this.pages++];
+    if (this.variant === 'ocr_invisible' && image)
+      doc.image(image, 0, 0, { width: PAGE.width, height: PAGE.height });
+  }
+
+  /** False where the page is a scan: its rules and boxes are in the image, never vector paths. */
+  get drawsVectors(): boolean {
+    return this.variant !== 'ocr_invisible';
   }
 
   /** Emits what `stream_order` held back for the page: running header and footer first, then by column. */
@@ -178,11 +220,16 @@ export class TextLayer {
     let text = piece.text;
     for (const { pattern, printed } of this.codes)
       text = text.replace(pattern, (_, lead: string) => lead + printed);
+    const mapping = EMBEDDED[this.variant];
+    const embedded = mapping ? embeddedFontName(piece.font) : undefined;
     const put = (s: string, x: number, font: FontKey = piece.font, extra: PDFKit.Mixins.TextOptions = {}) => {
       const options: PDFKit.Mixins.TextOptions = { lineBreak: false, baseline: 'alphabetic' };
       if (piece.wordSpacing > 0.01) options.wordSpacing = piece.wordSpacing;
       Object.assign(options, extra);
-      doc.font(FONT_NAMES[font]).fontSize(size).fillColor(color).text(s, x, y, options);
+      const name = mapping ? (embeddedFontName(font) ?? FONT_NAMES[font]) : FONT_NAMES[font];
+      doc.font(name).fontSize(size).fillColor(color);
+      if (mapping && embedded) patchToUnicode((doc as Doc)._font, mapping);
+      doc.text(embedded ? withLigatures(s) : s, x, y, options);
     };
     // Where the part of the piece before character `i` ends.
     const advance = (i: number) => {
@@ -266,6 +313,18 @@ export class TextLayer {
       case 'stream_order': {
         const ctm: Matrix = [...(doc as Doc)._ctm];
         this.pending.push({ x: piece.x, y, ctm, draw: () => put(text, piece.x) });
+        return;
+      }
+      case 'ocr_invisible': {
+        // OCR writes a show per word over the scan, invisible.
+        doc.save();
+        doc.addContent(INVISIBLE);
+        let i = 0;
+        for (const word of text.split(' ')) {
+          if (word !== '') put(word, piece.x + advance(i), piece.font, { wordSpacing: 0 });
+          i += word.length + 1;
+        }
+        doc.restore();
         return;
       }
       case 'overprint':

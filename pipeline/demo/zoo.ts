@@ -13,6 +13,7 @@ import { openManualPdf } from './manual-pdf.js';
 import type { LeafBlock, ManualCover, ManualLayout } from './manual-source.js';
 import { drawManualPages } from './page-furniture.js';
 import { CONTENT_WIDTH } from './page-geometry.js';
+import { scanPages } from './scan-pages.js';
 import { seededRandom } from './seeded-random.js';
 import { TextLayer, type TextLayerVariant } from './text-layer.js';
 import { type AddedLayout, addedCodeBoxes, type ZooEntry, type ZooSection } from './zoo-added.js';
@@ -180,8 +181,16 @@ export async function zooManual(
   };
 
   // The layer draws from a generator of its own, so that the plan's draws stay those of the seed.
+  // A scanned manual shows its pages as images: the same manual drawn plainly, rasterised.
+  const scans =
+    textLayer === 'ocr_invisible' ? await scanPages((await zooManual(layout, language, seed)).pdf) : [];
   const layer = textLayer
-    ? new TextLayer(textLayer, seededRandom(seed * 6151 + layoutIndex * 389 + language.charCodeAt(1)), chosen)
+    ? new TextLayer(
+        textLayer,
+        seededRandom(seed * 6151 + layoutIndex * 389 + language.charCodeAt(1)),
+        chosen,
+        scans,
+      )
     : undefined;
   const pdf = openManualPdf(
     {

@@ -1,9 +1,10 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { readingOrder } from './columns.js';
+import { findLigatureStandIns, readLigatureStandIns } from './ligatures.js';
 import { buildLines } from './lines.js';
 import { findMargins } from './margins.js';
 import { type Quarter, readPageRuns } from './page-runs.js';
-import type { Line, PageLayout } from './types.js';
+import type { PageLayout, TextRun } from './types.js';
 
 export interface OutlineEntry {
   title: string;
@@ -26,8 +27,8 @@ export async function layoutDocument(doc: PDFDocumentProxy): Promise<DocumentLay
     height: number;
     rotated: boolean;
     turn: Quarter;
-    lines: Line[];
-    side: Line[];
+    main: TextRun[];
+    side: TextRun[];
   }[] = [];
   const pageErrors: { page: number; reason: string }[] = [];
   for (let n = 1; n <= doc.numPages; n++) {
@@ -40,17 +41,21 @@ export async function layoutDocument(doc: PDFDocumentProxy): Promise<DocumentLay
         height: runs.height,
         rotated: runs.rotated,
         turn: runs.turn,
-        lines: buildLines(runs.main),
-        side: buildLines(runs.side),
+        main: runs.main,
+        side: runs.side,
       });
       page.cleanup();
     } catch (err) {
       pageErrors.push({ page: n, reason: (err as Error).message });
-      raw.push({ page: n, width: 595, height: 842, rotated: false, turn: 0, lines: [], side: [] });
+      raw.push({ page: n, width: 595, height: 842, rotated: false, turn: 0, main: [], side: [] });
     }
   }
-  const margins = findMargins(raw);
-  const pages = raw.map((p, i): PageLayout => {
+  // A ligature glyph mapped to nothing is told from the document's words in its font, all pages together.
+  const allRuns = raw.flatMap((p) => [...p.main, ...p.side]);
+  readLigatureStandIns(allRuns, findLigatureStandIns(allRuns));
+  const lined = raw.map((p) => ({ ...p, lines: buildLines(p.main), side: buildLines(p.side) }));
+  const margins = findMargins(lined);
+  const pages = lined.map((p, i): PageLayout => {
     const marginIdx = margins[i]!;
     const body = p.lines.filter((_, li) => !marginIdx.has(li));
     return {
