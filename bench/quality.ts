@@ -6,6 +6,7 @@
  *   npm run bench:quality -- [--corpus DIR] [--answers DIR] [--json] [--misses] [--write] [--bundle FILE]
  *   npm run bench:quality -- --zoo [--zoo-dir DIR] [--languages en,fr] [--layouts wrapped,cards] [--seed N]
  *                                  [--text-layer glyphs]
+ *   npm run bench:quality -- --producer gs,mutool-convert|all [--producer-dir DIR] [--misses]
  *
  * `--origins` then measures what each source of code answers contributes (bench/quality-origins.ts): the
  * table reader alone, the code index alone and both, in sample and on the group set aside while the code
@@ -15,6 +16,11 @@
  * with its answer keys and measures on it, with figures per layout and per language; `--zoo-dir` keeps the
  * generated manuals there; `--text-layer NAME` writes every manual's text as that variant of
  * pipeline/demo/text-layer.ts says (same pages, same keys).
+ *
+ * `--producer` re-produces every manual of the corpus through each named PDF producer
+ * (bench/quality-producers.ts; `none` is the corpus as it is), ingests and measures each apart with the same
+ * keys, and prints per-producer figures, working part beside the part set aside; `--producer-dir` keeps the
+ * re-produced PDFs there instead of a temporary folder.
  *
  * Defaults: ../shared/corpus and ../shared/eval/answers relative to the repository. `--write` records the
  * results in BENCHMARKS.md under "## Extraction quality"; `--misses` lists every failed key per manual,
@@ -42,6 +48,18 @@ import { halvesTable, questionHalves } from './quality-halves.js';
 import { readAnswerKeys } from './quality-keys.js';
 import { measureQuality } from './quality-measure.js';
 import { measureOrigins, originsTable } from './quality-origins.js';
+import {
+  CONTROL_PRODUCER,
+  heldOutProducer,
+  keysOf,
+  PRODUCERS,
+  type Producer,
+  producerAvailable,
+  producerTable,
+  producerTotals,
+  reproduceCorpus,
+  setAsideManuals,
+} from './quality-producers.js';
 import { TRANSLATED_QUESTIONS, translatedTable } from './quality-translated.js';
 import { zooRecorded, zooTable } from './quality-zoo.js';
 
@@ -64,6 +82,8 @@ interface Args {
   seed: number;
   textLayer?: TextLayerVariant;
   translated: boolean;
+  producers: (Producer | 'none')[];
+  producerDir?: string;
 }
 
 function listOf<T extends string>(value: string | undefined, allowed: readonly T[], what: string): T[] {
@@ -87,6 +107,7 @@ function parseArgs(argv: string[]): Args {
     layouts: [...ZOO_LAYOUTS],
     seed: 1,
     translated: false,
+    producers: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -107,6 +128,11 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--origins') args.origins = true;
     else if (arg === '--zoo') args.zoo = true;
     else if (arg === '--zoo-dir') args.zooDir = value();
+    else if (arg === '--producer') {
+      const list = argv[++i] ?? '';
+      args.producers =
+        list === 'all' ? ['none', ...PRODUCERS] : listOf(list, ['none', ...PRODUCERS], 'producer');
+    } else if (arg === '--producer-dir') args.producerDir = value();
     else if (arg === '--languages') args.languages = listOf(argv[++i], ZOO_LANGUAGES, 'language');
     else if (arg === '--layouts') args.layouts = listOf(argv[++i], ZOO_LAYOUTS, 'layout');
     else if (arg === '--text-layer') args.textLayer = listOf(argv[++i], TEXT_LAYERS, 'text layer')[0];
@@ -147,6 +173,10 @@ const absent = [args.corpus, args.answers].filter(
 );
 if (absent.length > 0) {
   console.log(`skipped: no corpus or answer keys at ${absent.join(', ')} (pass --corpus and --answers)`);
+  process.exit(0);
+}
+if (args.producers.length > 0) {
+  await measureProducers(args);
   process.exit(0);
 }
 if (args.reuse && !args.bundle) {
@@ -233,4 +263,57 @@ if (args.write) {
     replaceSection(before, qualitySection(report, machine, 'npm run bench:quality -- --write')),
   );
   if (!args.json) console.log(`\nrecorded in ${file}`);
+}
+
+/** The producer axis: each producer's re-produced corpus ingested and measured apart, with the same keys. */
+async function measureProducers(args: Args): Promise<void> {
+  const held = heldOutProducer();
+  // Drawn over every manual with keys, before any producer runs (a dropped manual does not move the draw).
+  const setAside = setAsideManuals(
+    fs
+      .readdirSync(args.answers)
+      .filter((f) => f.endsWith('.jsonl'))
+      .map((f) => f.replace(/\.jsonl$/, '')),
+  );
+  const totals: unknown[] = [];
+  for (const producer of args.producers) {
+    if (producer !== 'none' && !producerAvailable(producer)) {
+      console.log(`\n${producer}: skipped, its tool is not installed`);
+      continue;
+    }
+    const dir = args.producerDir
+      ? path.join(args.producerDir, producer)
+      : fs.mkdtempSync(path.join(os.tmpdir(), `heatsource-producer-${producer}-`));
+    try {
+      const t0 = performance.now();
+      const made =
+        producer === 'none' ? undefined : reproduceCorpus(producer, args.corpus, path.join(dir, 'corpus'));
+      const produceMs = Math.round(performance.now() - t0);
+      if (made) keysOf(args.answers, made.produced, path.join(dir, 'answers'));
+      const report = await measureQuality({
+        corpus: made ? path.join(dir, 'corpus') : args.corpus,
+        answers: made ? path.join(dir, 'answers') : args.answers,
+      });
+      const role =
+        producer === 'none'
+          ? 'the corpus as it is'
+          : producer === CONTROL_PRODUCER
+            ? 'control: structure only'
+            : producer === held
+              ? 'held out whole: totals only'
+              : 'working';
+      console.log(
+        `\n${producer} (${role}; ingest ${report.ingestMs} ms wall, re-produced in ${produceMs} ms wall):`,
+      );
+      for (const d of made?.dropped ?? []) console.log(`not re-produced, left out: ${d.file} (${d.reason})`);
+      console.log(producerTable(producer, report, setAside, producer === held, args.misses));
+      totals.push({
+        ...producerTotals(producer, report, setAside),
+        dropped: made?.dropped.map((d) => d.file) ?? [],
+      });
+    } finally {
+      if (!args.producerDir) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  console.log(`\ntotals:\n${totals.map((t) => JSON.stringify(t)).join('\n')}`);
 }
