@@ -51,8 +51,12 @@ describe('the lookup cache', () => {
   ] as const) {
     it(`answers ${what} again from one entry that holds its JSON, not its body`, async () => {
       const input = { brand: known.brand, model: known.model, error_code: codeOf(known) };
+      // Kept from its second ask (a lookup asked once is answered, not kept), then answered from it.
+      const once = (await table.diagnose(ctx, input)) as ServiceResult;
       const first = (await table.diagnose(ctx, input)) as ServiceResult;
       const again = (await table.diagnose(ctx, input)) as ServiceResult;
+      expect(first).not.toBe(once);
+      expect(first.json).toBe(once.json);
       expect(again).toBe(first);
       const fresh = diagnose(view, input);
       expect(first.json).toBe(JSON.stringify(fresh));
@@ -90,9 +94,23 @@ describe('the memory of codes the manuals lack', () => {
   beforeAll(async () => {
     lookups = lookupCache();
     const own = handlerTable(() => ({ reader, view, lookups }) as unknown as HandlerDeps);
+    // Each asked twice: a lookup is kept from its second ask.
     for (let i = 0; i < 2_500; i++) {
-      await own.diagnose(ctx, { brand: known.brand, model: known.model, error_code: `${known.code}Q${i}` });
+      for (let ask = 0; ask < 2; ask++) {
+        await own.diagnose(ctx, { brand: known.brand, model: known.model, error_code: `${known.code}Q${i}` });
+      }
     }
+  });
+
+  it('keeps no lookup asked once', async () => {
+    const once = lookupCache();
+    const own = handlerTable(() => ({ reader, view, lookups: once }) as unknown as HandlerDeps);
+    for (let i = 0; i < 50; i++) {
+      await own.diagnose(ctx, { brand: known.brand, model: known.model, error_code: `${known.code}R${i}` });
+    }
+    expect(once.size).toBe(0);
+    await own.diagnose(ctx, { brand: known.brand, model: known.model, error_code: `${known.code}R7` });
+    expect(once.size).toBe(1);
   });
 
   it('keeps at most 2,000 lookups, the least recently used out first', () => {
