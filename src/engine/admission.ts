@@ -8,31 +8,42 @@
  * again, and keeps nothing for the keys that are not (BENCHMARKS.md, soak: the one-off searches and page
  * widths of the soak's mix had filled the search caches and the page-image cache).
  *
- * The hashes sit in a fixed table (a "doorkeeper"): a key whose slot another key took since is forgotten
- * and counts as asked once more, so the table's size bounds its memory (4 bytes a slot) and the time a
- * key is remembered (about `slots` other first asks).
+ * The hashes sit in a fixed table (a "doorkeeper") of buckets of four, each bucket replacing its oldest
+ * hash when a fifth key lands in it: the table's size bounds its memory (4 bytes a slot) and how long a
+ * key is remembered (about `slots` other first asks), and two keys asked in turn that land in one bucket
+ * are both remembered (with one slot per bucket, each would push the other out, and neither would ever be
+ * kept).
  */
 export class Admission {
   private readonly table: Uint32Array;
-  private readonly mask: number;
+  /** Per bucket, the slot the next new hash takes: its oldest. */
+  private readonly next: Uint8Array;
+  private readonly buckets: number;
 
-  /** `slots` is rounded up to a power of two. */
+  /** `slots` is rounded up to a power of two, at least one bucket. */
   constructor(slots = 16_384) {
-    let size = 1;
+    let size = WAYS;
     while (size < slots) size *= 2;
     this.table = new Uint32Array(size);
-    this.mask = size - 1;
+    this.buckets = size / WAYS;
+    this.next = new Uint8Array(this.buckets);
   }
 
   /** True when `key` was asked before (its value should be kept); otherwise remembers it and says false. */
   admit(key: string): boolean {
     const h = hash(key);
-    const slot = h & this.mask;
-    if (this.table[slot] === h) return true;
-    this.table[slot] = h;
+    const bucket = h & (this.buckets - 1);
+    const start = bucket * WAYS;
+    for (let i = start; i < start + WAYS; i++) if (this.table[i] === h) return true;
+    const way = this.next[bucket]!;
+    this.table[start + way] = h;
+    this.next[bucket] = (way + 1) % WAYS;
     return false;
   }
 }
+
+/** Slots per bucket. */
+const WAYS = 4;
 
 /** FNV-1a over the key's UTF-16 code units, never 0 (an empty slot). */
 function hash(key: string): number {
