@@ -53,6 +53,8 @@ interface Sample {
   childCpuMs: number;
   /** The machine's one-minute load average (other work sharing the cores). */
   load1: number;
+  /** Page images the server had converted so far (the rest were served from its cache or the bundle). */
+  conversions: number;
   requests: number;
   errors5xx: number;
 }
@@ -236,10 +238,16 @@ function treePssMb(pid: number): number {
   return [pid, ...descendants(pid)].reduce((sum, p) => sum + pssMb(p), 0);
 }
 
-async function metric(base: string, name: string): Promise<number> {
+/** A metric's value as the server reports it (NaN when it has none by that name). */
+async function metricValue(base: string, name: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line ? Number(line.split(' ').pop()) / 2 ** 20 : Number.NaN;
+  return line ? Number(line.split(' ').pop()) : Number.NaN;
+}
+
+/** A metric in bytes, in MB. */
+async function metric(base: string, name: string): Promise<number> {
+  return (await metricValue(base, name)) / 2 ** 20;
 }
 
 function slope(samples: Sample[]): number {
@@ -307,6 +315,7 @@ async function main(): Promise<void> {
       serverCpuMs: cpuMs(server.pid!),
       childCpuMs: descendants(server.pid!).reduce((sum, p) => sum + cpuMs(p), 0),
       load1: os.loadavg()[0]!,
+      conversions: await metricValue(base, 'heatsource_snapshot_conversions_total'),
       requests,
       errors5xx,
     });
@@ -378,6 +387,7 @@ async function main(): Promise<void> {
     serverCpuUsPerRequest: Math.round((1000 * last.serverCpuMs) / requests),
     converterCpuUsPerRequest: Math.round((1000 * last.childCpuMs) / requests),
     loadAverage: [Math.min(...loads), Math.max(...loads)].map((l) => Math.round(l * 10) / 10),
+    conversions: last.conversions,
     samples,
   };
   if (values.json) {
@@ -394,7 +404,7 @@ async function main(): Promise<void> {
     `RSS peak ${result.rssPeakMb} MB, end ${result.rssEndMb} MB, slope over the second half ${result.rssSlopeSecondHalfMbPerMin} MB/min; PSS peak ${result.pssPeakMb} MB`,
   );
   console.log(
-    `CPU per request: server ${result.serverCpuUsPerRequest} µs, converter ${result.converterCpuUsPerRequest} µs; load average ${result.loadAverage.join('-')}`,
+    `CPU per request: server ${result.serverCpuUsPerRequest} µs, converter ${result.converterCpuUsPerRequest} µs; load average ${result.loadAverage.join('-')}; page images converted ${result.conversions}`,
   );
   console.log(
     '\n| minute | RSS MB (with children) | server RSS MB | PSS MB (with children) | heap MB | external MB | requests |\n|---:|---:|---:|---:|---:|---:|---:|',

@@ -8,8 +8,23 @@ export class HttpMetrics {
   readonly billable: Counter<'operation'>;
   readonly diagnostics: Counter<'operation' | 'state'>;
 
-  constructor(options: { processMetrics?: boolean } = {}) {
+  constructor(options: { processMetrics?: boolean; snapshotConversions?: () => number } = {}) {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'heatsource_' });
+    const conversions = options.snapshotConversions;
+    if (conversions) {
+      // Read when scraped: the count lives with the conversions, which know nothing of metrics.
+      let reported = 0;
+      new Counter({
+        name: 'heatsource_snapshot_conversions_total',
+        help: 'Page images converted (resized or turned into PNG) rather than served from the cache',
+        registers: [this.registry],
+        collect() {
+          const now = conversions();
+          if (now > reported) this.inc(now - reported);
+          reported = now;
+        },
+      });
+    }
     this.requests = new Counter({
       name: 'heatsource_http_requests_total',
       help: 'HTTP requests by route and status',

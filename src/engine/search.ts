@@ -10,6 +10,7 @@ import { asksForQuantity } from '../search/question-types.js';
 import { type RankedPage, rankPages } from '../search/rank.js';
 import { bestSnippet } from '../search/snippet.js';
 import { collapseSpace, containsVerbatim, normBrand, normModel } from '../text/normalise.js';
+import { Admission } from './admission.js';
 import { type CorpusView, corpusView } from './corpus.js';
 
 export { InvalidCursorError };
@@ -29,6 +30,8 @@ interface Ranked {
 interface ReaderCache {
   ranked: LRUCache<string, Ranked>;
   responses: LRUCache<string, SearchResponse>;
+  /** Queries asked before: a ranked list and a response are kept from their second ask. */
+  admission: Admission;
 }
 
 const caches = new WeakMap<BundleReader, ReaderCache>();
@@ -46,6 +49,7 @@ function cacheFor(reader: BundleReader): ReaderCache {
         maxSize: RESPONSE_CACHE_BYTES,
         sizeCalculation: (r) => 2 * JSON.stringify(r).length,
       }),
+      admission: new Admission(),
     };
     caches.set(reader, cache);
   }
@@ -78,7 +82,7 @@ export function searchChunks(reader: BundleReader, params: SearchQuery): SearchR
   if (!ranked) {
     const analyzed = analyzeQuery(q);
     ranked = { pages: rank(view, q, analyzed, brandKey, modelKey, language), analyzed };
-    cache.ranked.set(queryKey, ranked);
+    if (cache.admission.admit(queryKey)) cache.ranked.set(queryKey, ranked);
   }
   const { pages, analyzed } = ranked;
   const results = navigationDown(view, pages, offset + limit)
@@ -86,7 +90,7 @@ export function searchChunks(reader: BundleReader, params: SearchQuery): SearchR
     .map((r) => toResult(view, r, analyzed));
   const next = offset + limit < pages.length ? encodeCursor(offset + limit, fingerprint) : null;
   const response = deepFreeze({ query: params.q, results, next_cursor: next });
-  cache.responses.set(responseKey, response);
+  if (cache.admission.admit(responseKey)) cache.responses.set(responseKey, response);
   return response;
 }
 

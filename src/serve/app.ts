@@ -9,6 +9,7 @@ import { HttpMetrics } from '../edge/metrics.js';
 import { clientErrorHandler, frameworkError, installProblemHandlers, sendCode } from '../edge/problem.js';
 import { packageVersion } from '../edge/version.js';
 import { Services } from '../engine/services.js';
+import { snapshotConversions } from '../engine/snapshot.js';
 import { restRoutes } from '../http/index.js';
 import { type McpRoutesOptions, mcpRoutes } from '../mcp/index.js';
 import { localAccount } from '../state/local-key.js';
@@ -170,7 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       state,
       options.maxOpenSessions === undefined ? {} : { sessions: { maxOpenSessions: options.maxOpenSessions } },
     );
-  const metrics = new HttpMetrics({ processMetrics: options.processMetrics });
+  const metrics = new HttpMetrics({ processMetrics: options.processMetrics, snapshotConversions });
   const authenticate = createAuthenticator({
     state,
     rateLimiter: options.rateLimiter ?? state.rateLimiter(),

@@ -19,8 +19,12 @@ describe('SnapshotService memory bounds', () => {
     expect(a).toBe(b);
     expect(a.meta.content_type).toBe('image/png');
     expect(a.meta.width).toBeLessThanOrEqual(200);
-    // Cached once done: a later request is the same object, not a new conversion.
-    expect(await service.get(request)).toBe(a);
+    // Not kept after one ask (the two above shared one conversion): the next ask converts again, and
+    // from then on the variant is kept, the same object without a new conversion.
+    const again = await service.get(request);
+    expect(again).not.toBe(a);
+    expect(again.data.equals(a.data)).toBe(true);
+    expect(await service.get(request)).toBe(again);
   });
 
   it('keeps nothing larger than its byte budget, and still serves it', async () => {

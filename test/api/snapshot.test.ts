@@ -61,6 +61,28 @@ describe('GET /v1/pdf-snapshot/:document_id/:page', () => {
     }
   });
 
+  it('keeps a converted width from its second ask, not its first', async () => {
+    const conversions = async () => {
+      const text = (await api.request({ method: 'GET', url: '/metrics' })).body;
+      const m = /^heatsource_snapshot_conversions_total (\d+)$/m.exec(text);
+      expect(m).not.toBeNull();
+      return Number(m![1]);
+    };
+    const before = await conversions();
+    const first = await snap(`${FIX.alpha}/1?width=237`);
+    expect(first.statusCode).toBe(200);
+    expect(await conversions()).toBe(before + 1);
+    // Asked once, served but not kept: a width nobody asks for again takes no room in the cache.
+    const second = await snap(`${FIX.alpha}/1?width=237`);
+    expect(await conversions()).toBe(before + 2);
+    // Asked again, kept: the third ask is served from the cache, the same bytes and ETag.
+    const third = await snap(`${FIX.alpha}/1?width=237`);
+    expect(await conversions()).toBe(before + 2);
+    expect(third.headers.etag).toBe(first.headers.etag);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(third.rawPayload.equals(first.rawPayload)).toBe(true);
+  });
+
   it('answers 304 to If-None-Match with the current ETag', async () => {
     const first = await snap(`${FIX.alpha}/3`);
     const again = await snap(`${FIX.alpha}/3`, { 'if-none-match': first.headers.etag as string });

@@ -183,6 +183,15 @@ describe('candidate chunks', () => {
 });
 
 describe('searchChunks', () => {
+  it('keeps a response from its second ask: a question asked once is answered, not kept', () => {
+    const q = { q: 'strainer flow switch', brand: 'Demotherm', limit: 1 };
+    const once = search(q);
+    const second = search(q);
+    expect(second).not.toBe(once);
+    expect(second).toEqual(once);
+    expect(search(q)).toBe(second);
+  });
+
   it('finds the English page for a French technical term', () => {
     const r = search({ q: 'Comment mesurer la thermistance ?', brand: 'Demotherm', language: 'en' });
     expect(r.results[0]).toMatchObject({ document_id: 'alpha-service-en', page: 2 });

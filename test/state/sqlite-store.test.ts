@@ -33,6 +33,11 @@ describe('schema', () => {
     expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
+  it('bounds its page cache at 2 MiB, not the 16 MB the driver defaults to', () => {
+    const s = store(tmpFile());
+    expect(s.db.pragma('cache_size', { simple: true })).toBe(-2048);
+  });
+
   it('applies appended migrations on the next open and keeps the data', async () => {
     const file = tmpFile();
     const first = store(file);
