@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Settings, Shift, Strength } from './settings-schema.js';
+import { Keywords, type Settings, Shift, Strength } from './settings-schema.js';
 
 export { Settings, Shift, Strength } from './settings-schema.js';
 
@@ -15,17 +15,8 @@ export type EquipmentKind = z.infer<typeof EquipmentKind>;
 export const Labels = z.object({ en: z.string().min(1), fr: z.string().min(1) }).strict();
 export type Labels = z.infer<typeof Labels>;
 
-/** Keyword phrases per language; a word ending in `*` matches any word starting with it. */
-export const Keywords = z
-  .object({
-    en: z.array(z.string().min(1)),
-    fr: z.array(z.string().min(1)),
-    de: z.array(z.string().min(1)),
-    es: z.array(z.string().min(1)),
-    nl: z.array(z.string().min(1)),
-  })
-  .strict();
-export type Keywords = z.infer<typeof Keywords>;
+// Keyword phrases per language live beside the settings, whose manual words take the same shape.
+export { Keywords } from './settings-schema.js';
 
 export const ContextKey = z.enum(['emitter', 'mode']);
 export const Emitter = z.enum([

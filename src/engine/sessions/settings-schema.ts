@@ -1,5 +1,17 @@
 import { z } from 'zod';
 
+/** Keyword phrases per language; a word ending in `*` matches any word starting with it. */
+export const Keywords = z
+  .object({
+    en: z.array(z.string().min(1)),
+    fr: z.array(z.string().min(1)),
+    de: z.array(z.string().min(1)),
+    es: z.array(z.string().min(1)),
+    nl: z.array(z.string().min(1)),
+  })
+  .strict();
+export type Keywords = z.infer<typeof Keywords>;
+
 /**
  * The schema of the engine's tunables (data/knowledge/settings.yaml) and of the two scales the other
  * knowledge files share with it. Apart from knowledge-schema.ts, which re-exports them, so that each file
@@ -137,15 +149,7 @@ export const Settings = z
         step_yes_if_listed: z.number().gt(0).lt(1),
         step_yes_otherwise: z.number().gt(0).lt(1),
         /** Words that make a manual step a part swap rather than a check, by language (`*` ends a prefix). */
-        replacement_words: z
-          .object({
-            en: z.array(z.string().min(1)),
-            fr: z.array(z.string().min(1)),
-            de: z.array(z.string().min(1)),
-            es: z.array(z.string().min(1)),
-            nl: z.array(z.string().min(1)),
-          })
-          .strict(),
+        replacement_words: Keywords,
       })
       .strict(),
   })
