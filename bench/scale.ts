@@ -207,6 +207,8 @@ function phaseServe(bundle: string): void {
   const threadCpu: number[] = [];
   /** The search thread's CPU of the questions asked without a brand (the first half), the goal's figure. */
   const threadCpuNoBrand: number[] = [];
+  /** The question each of `times` asked, so that the run names the one that set its p99. */
+  const asked: string[] = [];
   let results = 0;
   // Each query once without and once with a brand filter: every one is a cache miss.
   for (const variant of [{}, brand ? { brand } : {}]) {
@@ -218,6 +220,9 @@ function phaseServe(bundle: string): void {
       const ownAfter = threadCpuMs();
       const used = process.cpuUsage(c);
       times.push(performance.now() - t);
+      asked.push(
+        `${q.q}${q.language ? ` (language ${q.language})` : ''}${'brand' in variant ? ` (brand ${brand})` : ''}`,
+      );
       if (own !== null && ownAfter !== null) {
         threadCpu.push(ownAfter - own);
         if (!('brand' in variant)) threadCpuNoBrand.push(ownAfter - own);
@@ -268,6 +273,7 @@ function phaseServe(bundle: string): void {
       results,
       p50Ms: at(times, 0.5),
       p99Ms: at(times, 0.99),
+      slowest: slowest(times, asked, 3),
       cpuP50Ms: at(cpu, 0.5),
       cpuP99Ms: at(cpu, 0.99),
       ...(threadCpu.length
@@ -289,6 +295,15 @@ function phaseServe(bundle: string): void {
     }),
   );
   reader.close();
+}
+
+/** The `n` slowest questions of a run, with their wall time, slowest first. */
+function slowest(times: readonly number[], asked: readonly string[], n: number): string[] {
+  return times
+    .map((ms, i) => ({ ms, q: asked[i]! }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, n)
+    .map(({ ms, q }) => `${q}: ${ms.toFixed(1)} ms`);
 }
 
 /** Whether a kept bundle is of the format this reader reads (a bundle of an older format is rebuilt). */

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { writeLanguageRuns } from '../../src/bundle/language-runs.js';
 import { FORMAT_VERSION, META, SCHEMA_SQL, type SearchStats } from '../../src/bundle/schema.js';
 import type { BrandAliases } from '../../src/catalog/brands.js';
 import type { Sidecar } from '../../src/contract/sidecar.js';
@@ -384,6 +385,7 @@ export class BundleBuilder {
     this.db.exec(
       `INSERT INTO facet_counts (token, chunks) SELECT term, doc FROM chunk_vocabulary WHERE col = 'facets'`,
     );
+    writeLanguageRuns(this.db);
     this.db.exec(
       `INSERT OR IGNORE INTO spelling_terms
        SELECT length(term), term FROM chunk_vocabulary

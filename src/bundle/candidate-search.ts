@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { CandidateCounter } from '../search/candidates.js';
 import { type ChunkTerms, decodeChunkTerms, facet } from '../search/chunk-index.js';
+import { LanguageRuns } from './language-runs.js';
 
 /** Language filters whose chunk sets a reader keeps (the API takes any two- or three-letter code). */
 const LANGUAGE_SETS = 16;
@@ -31,10 +32,12 @@ export class CandidateSearch {
   private counter: CandidateCounter | undefined;
   /** The chunks of a language filter, per language asked, as bit sets over rowids (see languageChunks). */
   private readonly languageSets = new Map<string, Uint32Array>();
+  private readonly languageRuns: LanguageRuns;
 
   constructor(private readonly db: Database.Database) {
     this.postings = db.prepare('SELECT rowid FROM chunk_index WHERE chunk_index MATCH ?').pluck();
     this.lastChunk = db.prepare('SELECT max(rowid) FROM chunks').pluck();
+    this.languageRuns = new LanguageRuns(db);
   }
 
   /**
@@ -84,17 +87,21 @@ export class CandidateSearch {
 
   /**
    * The chunks of one language and of multilingual manuals, as a bit set over chunk rowids, from the
-   * language facets of the full-text index. Kept per language asked (at most LANGUAGE_SETS of them, 28 KB
-   * each at 100,000 pages).
+   * bundle's language runs (LanguageRuns), or from the language facets of the full-text index in a bundle
+   * written without them. Kept per language asked (at most LANGUAGE_SETS of them, 28 KB each at 100,000
+   * pages).
    */
   private languageChunks(language: string): Uint32Array {
     let set = this.languageSets.get(language);
     if (set) return set;
-    const match = `{facets} : (${[facet.language(language), facet.language('mul')].map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ')})`;
-    const rowids = this.postings.all(match) as number[];
     const size = (Number(this.lastChunk.get()) || 0) + 1;
-    set = new Uint32Array(Math.ceil(size / 32));
-    for (const rowid of rowids) if (rowid < size) set[rowid >>> 5]! |= 1 << (rowid & 31);
+    set = this.languageRuns.bitSet(language, size);
+    if (!set) {
+      const match = `{facets} : (${[facet.language(language), facet.language('mul')].map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ')})`;
+      const rowids = this.postings.all(match) as number[];
+      set = new Uint32Array(Math.ceil(size / 32));
+      for (const rowid of rowids) if (rowid < size) set[rowid >>> 5]! |= 1 << (rowid & 31);
+    }
     if (this.languageSets.size >= LANGUAGE_SETS) {
       const oldest = this.languageSets.keys().next().value;
       if (oldest !== undefined) this.languageSets.delete(oldest);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { facetTokens, INDEX_FIELDS } from '../search/chunk-index.js';
+import { writeLanguageRuns } from './language-runs.js';
 import { SCHEMA_SQL } from './schema.js';
 
 /** Meta keys a pack carries beside the bundle's own (which it keeps: format, date, corpus hash, search stats). */
@@ -83,6 +84,7 @@ export function writePack(
       setMeta.run(PACK_META.documents, JSON.stringify([...selection.documentIds].sort()));
       for (const [key, value] of Object.entries(extraMeta)) setMeta.run(key, value);
       indexChunks(db);
+      writeLanguageRuns(db);
     })();
     db.exec(`INSERT INTO chunk_index (chunk_index) VALUES ('optimize')`);
     const count = (table: string) =>

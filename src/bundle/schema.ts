@@ -175,6 +175,15 @@ CREATE TABLE facet_counts (
   chunks INTEGER NOT NULL
 ) WITHOUT ROWID;
 
+-- The chunks of each language (documents.language, lower case) as runs of consecutive rowids
+-- (src/bundle/language-runs.ts): what a language-filtered search allows, one row per run instead of one
+-- facet posting per chunk. Bundles written before this table read the facets instead.
+CREATE TABLE chunk_language_runs (
+  first_rowid INTEGER PRIMARY KEY,
+  last_rowid INTEGER NOT NULL,
+  language TEXT NOT NULL
+);
+
 -- Letter-only words of the exact and section views, by length: what a mistyped word is compared with.
 CREATE TABLE spelling_terms (
   length INTEGER NOT NULL,

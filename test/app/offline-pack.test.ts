@@ -64,6 +64,16 @@ describe('GET /v1/offline-pack', () => {
     const indexed = db.prepare('SELECT count(*) FROM chunk_index WHERE chunk_index MATCH ?').pluck();
     expect(indexed.get('"b:coldwave"')).toBe(db.prepare('SELECT count(*) FROM chunks').pluck().get());
     expect(indexed.get('"b:demotherm"')).toBe(0);
+    // The language runs are the pack's own: every kept chunk in a run of its manual's language.
+    expect(db.prepare('SELECT count(*) FROM chunk_language_runs').pluck().get()).toBeGreaterThan(0);
+    const outside = db
+      .prepare(
+        `SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE NOT EXISTS (
+           SELECT 1 FROM chunk_language_runs r
+           WHERE c.rowid BETWEEN r.first_rowid AND r.last_rowid AND r.language = lower(d.language))`,
+      )
+      .pluck();
+    expect(outside.get()).toBe(0);
     db.close();
   });
 
@@ -216,6 +226,16 @@ describe('the engine over an offline pack in SQLite/WebAssembly answers as the s
       }
     }
     expect(hits).toBeGreaterThan(queries.length);
+    // With a language filter, read from the pack's language runs in SQLite/WebAssembly.
+    let filtered = 0;
+    for (const q of queries.slice(-4)) {
+      const input = { q, brand: 'Demotherm', language: 'en', limit: 5 };
+      const online = await get(`/v1/search?${new URLSearchParams({ ...input, limit: '5' })}`);
+      expect(online.status).toBe(200);
+      expect(plain(engine.search(input)), q).toEqual(online.body);
+      filtered += (online.body as { results: unknown[] }).results.length;
+    }
+    expect(filtered).toBeGreaterThan(0);
   });
 
   it('refuses what the server refuses, with the same problem', async () => {

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingest } from '../../pipeline/ingest/run.js';
+import { LanguageRuns } from '../../src/bundle/language-runs.js';
 import { BundleReader } from '../../src/bundle/reader.js';
 import { BrandAliases } from '../../src/catalog/brands.js';
 import { SearchQuery, type SearchQueryInput, SearchResponse } from '../../src/contract/search.js';
@@ -179,6 +181,53 @@ describe('candidate chunks', () => {
     }
     expect(ids('en').length).toBeGreaterThan(0);
     expect(ids('xx')).toEqual([]);
+  });
+
+  it("allow a language's chunks from the bundle's runs: the facets' chunks, and the facets without runs", () => {
+    const facetRowids = (language: string) =>
+      (
+        reader.db
+          .prepare('SELECT rowid FROM chunk_index WHERE chunk_index MATCH ?')
+          .pluck()
+          .all(`{facets} : ("l:${language.toLowerCase()}" OR "l:mul")`) as number[]
+      ).sort((a, b) => a - b);
+    const size = (reader.db.prepare('SELECT max(rowid) FROM chunks').pluck().get() as number) + 1;
+    const members = (set: Uint32Array) =>
+      Array.from({ length: size }, (_, r) => r).filter((r) => (set[r >>> 5]! & (1 << (r & 31))) !== 0);
+    const runs = new LanguageRuns(reader.db);
+    const documents = reader.db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+    const written = reader.db.prepare('SELECT count(*) FROM chunk_language_runs').pluck().get() as number;
+    // One run per stretch of one language: never more than the documents.
+    expect(written).toBeGreaterThan(2);
+    expect(written).toBeLessThanOrEqual(documents);
+    for (const language of ['en', 'fr', 'de', 'pl', 'EN', 'xx']) {
+      const set = runs.bitSet(language, size);
+      expect(set, language).toBeDefined();
+      expect(members(set!), language).toEqual(facetRowids(language));
+    }
+
+    // A bundle written before the runs: no runs, and the search reads the facets (the same candidates).
+    const copy = path.join(dir, 'without-runs.bundle');
+    fs.copyFileSync(reader.file, copy);
+    const db = new Database(copy);
+    db.exec('DROP TABLE chunk_language_runs');
+    db.close();
+    const old = new BundleReader(copy);
+    try {
+      expect(new LanguageRuns(old.db).bitSet('en', size)).toBeUndefined();
+      const terms = [
+        { match: '{terms section} : "thermistor"', word: 0, weight: 1.7 },
+        { match: '{stems section} : "fr:sond"', word: 1, weight: 1.1 },
+        { match: '{terms section} : "water"', word: 2, weight: 0.8 },
+      ];
+      for (const language of ['en', 'fr', 'de', undefined]) {
+        const ids = (r: BundleReader) => r.searchCandidates(terms, 100, language).map((c) => c.id);
+        expect(ids(old), String(language)).toEqual(ids(reader));
+      }
+      expect(old.searchCandidates(terms, 100, 'en').length).toBeGreaterThan(0);
+    } finally {
+      old.close();
+    }
   });
 });
 
