@@ -31,18 +31,68 @@ export function dominantFamily(cells: Candidate[]): { family: CodeFamily; member
 /**
  * The cells of a letter-and-digit column: those codes, and letter-only cells between the first and the
  * last of them. A display's letter codes in mixed case (E9, EA, Eb, Ec: a seven-segment display shows b,
- * c, d small) go with the column's letter-and-digit codes when they share its leading letter.
+ * c, d small) go with the column's letter-and-digit codes when they share its leading letter. Letter and
+ * display codes that go on in the same column before the first or after the last letter-and-digit code,
+ * each within the column's own row pitch of the one before (E1, E3, E4, then EF, Fb, FB), go with it
+ * too, whatever their leading letter: the pitch of the letter-and-digit codes, not the letters, says
+ * they are the table's rows.
  */
 function letterAndDigitMembers(cells: Candidate[]): Candidate[] {
-  const ys = cells.filter((c) => c.family === 'alnum').map((c) => c.seg.y);
+  const codes = cells.filter((c) => c.family === 'alnum');
+  const ys = codes.map((c) => c.seg.y);
   const inside = (c: Candidate) => c.seg.y >= Math.min(...ys) && c.seg.y <= Math.max(...ys);
-  const leads = new Set(cells.filter((c) => c.family === 'alnum').map((c) => c.seg.text.trim()[0]));
+  const leads = new Set(codes.map((c) => c.seg.text.trim()[0]));
+  const continuing = continuingLetterCodes(cells, codes);
   return cells.filter(
     (c) =>
       c.family === 'alnum' ||
+      continuing.has(c) ||
       (c.family === 'letters' && (inside(c) || c.seg.listCode === true)) ||
       (c.family === 'display' && (inside(c) || c.seg.listCode === true) && leads.has(c.seg.text.trim()[0])),
   );
+}
+
+/** How far, in row pitches of the column's letter-and-digit codes, the next code of a run may stand. */
+const CONTINUING_PITCH = 1.6;
+
+/**
+ * Letter and display codes that continue a column of letter-and-digit codes upwards or downwards: the
+ * nearest first, each no further from the one before than CONTINUING_PITCH times the widest gap between
+ * two consecutive letter-and-digit codes. Nothing without at least two of those (no pitch to go by).
+ */
+function continuingLetterCodes(cells: Candidate[], codes: Candidate[]): Set<Candidate> {
+  const out = new Set<Candidate>();
+  if (codes.length < 2) return out;
+  const ys = codes.map((c) => c.seg.y).sort((a, b) => a - b);
+  let pitch = 0;
+  for (let i = 1; i < ys.length; i++) pitch = Math.max(pitch, ys[i]! - ys[i - 1]!);
+  if (pitch <= 0) return out;
+  const letters = cells.filter((c) => c.family === 'letters' || c.family === 'display');
+  const walk = (
+    from: number,
+    next: (c: Candidate) => boolean,
+    order: (a: Candidate, b: Candidate) => number,
+  ) => {
+    let at = from;
+    for (const c of letters.filter(next).sort(order)) {
+      if (Math.abs(c.seg.y - at) > pitch * CONTINUING_PITCH) break;
+      out.add(c);
+      at = c.seg.y;
+    }
+  };
+  const first = ys[0]!;
+  const last = ys[ys.length - 1]!;
+  walk(
+    last,
+    (c) => c.seg.y > last,
+    (a, b) => a.seg.y - b.seg.y,
+  );
+  walk(
+    first,
+    (c) => c.seg.y < first,
+    (a, b) => b.seg.y - a.seg.y,
+  );
+  return out;
 }
 
 /** Other columns of code cells in the same family (a remote-controller code beside an outdoor display code). */

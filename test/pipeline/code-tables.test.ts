@@ -104,6 +104,45 @@ describe('error-code tables', () => {
     expect(byCode(codes, 'E04').causes).toEqual(['Check the communication cable']);
   });
 
+  it('reads letter and display codes that follow the letter-and-digit codes of a column, whatever their first letter', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('4 Error codes', 50, 50);
+      const end = drawTable(doc, {
+        x: 50,
+        y: 100,
+        widths: [50, 190, 250],
+        ruled: true,
+        codeAlign: 'middle',
+        header: ['Display', 'Description', 'Remedy'],
+        rows: [
+          ['E1', 'Four way valve reversing failure', 'Test the coil resistance'],
+          ['E3', 'Communication lost between the controller and the outdoor board', 'Check the bus wiring'],
+          ['E4', 'Supply voltage out of range', 'Measure the voltage at the terminal block'],
+          ['EF', 'EEPROM data error on the main board', 'Replace the main board if the code returns'],
+          ['Fb', 'Outdoor air temperature sensor open or short circuit', 'Check the sensor plug'],
+          ['FB', 'Water flow too low through the plate heat exchanger', 'Bleed the water circuit'],
+          ['Hc', 'Inverter board overcurrent', 'Measure the compressor windings'],
+          ['HC', 'Compressor discharge temperature too high', 'Measure the superheat'],
+        ],
+      });
+      // Far below the table, in its code column's place: no code of the table.
+      doc
+        .font('Helvetica')
+        .fontSize(9)
+        .text('OFF', 53, end + 220);
+      doc
+        .font('Helvetica')
+        .fontSize(9)
+        .text('Lo', 53, end + 260);
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => c.code)).toEqual(['E1', 'E3', 'E4', 'EF', 'Fb', 'FB', 'Hc', 'HC']);
+    expect(byCode(codes, 'Fb').title).toBe('Outdoor air temperature sensor open or short circuit');
+    expect(byCode(codes, 'FB').title).toBe('Water flow too low through the plate heat exchanger');
+    expect(byCode(codes, 'Hc').title).toBe('Inverter board overcurrent');
+    expect(byCode(codes, 'HC').title).toBe('Compressor discharge temperature too high');
+  });
+
   it('reads an unruled table, the description left of the code, and a numeric code column under a code header', async () => {
     const pdf = await makePdf((doc) => {
       doc.font('Helvetica-Bold').fontSize(14).text('Störungen', 50, 50);
