@@ -31,7 +31,12 @@ export interface RowBoundsInput {
  */
 export function rowBands(input: RowBoundsInput): RowBand[] {
   const { grid, anchorYs, crossingYs, size, column } = input;
-  const unruled = unruledBounds(grid, anchorYs, crossingYs, size, column.inRange);
+  // Where rows part is read from every line of text between two codes, a line that starts left of the
+  // table and runs into it included: it is text the rows stand in (a paragraph between two code
+  // headings), and without it the gap it leaves looks like the parting of centred rows.
+  const fromLeft = (s: GridSegment) => s.x0 < input.x0 - 3 && s.x1 > input.x0 + size;
+  const inText = (s: GridSegment) => column.inRange(s) || fromLeft(s);
+  const unruled = unruledBounds(grid, anchorYs, crossingYs, size, column.inRange, inText);
   const bands: RowBand[] = [];
   for (let i = 0; i < anchorYs.length; i++) {
     const y = anchorYs[i]!;
@@ -54,6 +59,13 @@ export function rowBands(input: RowBoundsInput): RowBand[] {
       bottom = unruled.centred ? Math.max(2 * y - top, y + size) : textEnd(grid, y, size, input.x0, input.x1);
     }
     if (i === anchorYs.length - 1) bottom = aboveForeignLines(grid, bottom, y, size, column);
+    // No rule closes the row: it ends above a line that comes in from the left of the table, text the
+    // rows stand in and no cell of theirs (the paragraph under a code heading).
+    if (!(ruleBelow !== undefined && (next === undefined || ruleBelow < next))) {
+      const end = bottom;
+      const paragraph = grid.find((l) => l.y > y + size * 0.5 && l.y < end && l.segments.some(fromLeft));
+      if (paragraph) bottom = Math.max(y + size * 0.5, paragraph.y - size * 0.6);
+    }
     bands.push({ top, bottom, anchorY: y });
   }
   // Rows without a rule between them share no band: clip each band at its neighbour's top.
@@ -67,7 +79,8 @@ export function rowBands(input: RowBoundsInput): RowBand[] {
  * Row bounds between codes that no rule separates. Tables set their codes either on their row's first line
  * or centred in the row; the text shows which: when the widest gap between two codes' lines lies above the
  * lower code's line (with lines of the row between), the codes are centred and rows part at that gap.
- * Otherwise each row starts just above its code.
+ * Otherwise each row starts just above its code. The gaps are read over the lines `inText` keeps; a line
+ * less than a line above a code counts only where `inRange` keeps it (a line of the table's own).
  */
 function unruledBounds(
   grid: GridLine[],
@@ -75,6 +88,7 @@ function unruledBounds(
   ruleYs: number[],
   size: number,
   inRange: (s: GridSegment) => boolean,
+  inText: (s: GridSegment) => boolean,
 ): { bounds: Map<number, number>; centred: boolean } {
   const gapAt = new Map<number, number>();
   let centredVotes = 0;
@@ -87,7 +101,7 @@ function unruledBounds(
     const ys = [
       upper,
       ...grid
-        .filter((l) => l.y > upper + 0.5 && l.y < lower - 0.5 && l.segments.some(inRange))
+        .filter((l) => l.y > upper + 0.5 && l.y < lower - 0.5 && l.segments.some(inText))
         .map((l) => l.y),
       lower,
     ];

@@ -445,6 +445,51 @@ describe('codes documented one section per code', () => {
 });
 
 describe('unruled tables', () => {
+  it('reads a code heading as its own row where the text between two headings starts left of the codes', async () => {
+    // A page of one section per code, as an OCR text layer gives it: no rules, no bold, every line plain.
+    const sections: [string, string, string, string[]][] = [
+      [
+        'P1',
+        'Fan motor speed feedback missing',
+        'Motor connector loose.',
+        ['Reconnect the motor plug', 'Replace the fan motor'],
+      ],
+      [
+        'P2',
+        'Communication lost with the outdoor board',
+        'Bus cable interrupted.',
+        ['Check the bus wiring', 'Power the unit off and on'],
+      ],
+      [
+        'P3',
+        'EEPROM data error on the main board',
+        'Corrupted memory.',
+        ['Reset the unit', 'Replace the main board'],
+      ],
+      [
+        'P7',
+        'Condensate pan heater fault',
+        'Heater cable open.',
+        ['Measure the heater resistance', 'Replace the fuse'],
+      ],
+    ];
+    const pdf = await makePdf((doc) => {
+      let y = 70;
+      for (const [code, title, cause, steps] of sections) {
+        doc.font('Helvetica').fontSize(10.5).text(`${code} – ${title}`, 61, y);
+        doc.fontSize(9.5).text(`Possible cause: ${cause}`, 52, y + 21);
+        doc.fontSize(11.5).text('Procedure', 52, y + 47);
+        steps.forEach((step, k) => {
+          doc.fontSize(9.5).text(`${k + 1}.`, 54, y + 67 + k * 15.6);
+          doc.text(step, 70, y + 67 + k * 15.6);
+        });
+        y += 113;
+      }
+    });
+    const { codes } = await extract(pdf);
+    for (const [code, title] of sections) expect(byCode(codes, code).title).toBe(title);
+  });
+
   it('reads rows whose codes stand centred beside multi-line cells, without rules', async () => {
     const pdf = await makePdf((doc) => {
       doc.font('Helvetica-Bold').fontSize(14).text('Fault codes', 50, 50);
