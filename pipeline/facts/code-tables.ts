@@ -77,7 +77,9 @@ function tablesOnPage(page: PageLayout, rawGrid: GridLine[], open: CodeTable | u
         ),
     );
     while (remaining.length > 0) {
-      const { table, consumed } = buildTable(page, grid, remaining, open);
+      const others = clusters.filter((k) => k !== cluster);
+      const limit = beside(grid, page.rules ?? [], regions, others, remaining);
+      const { table, consumed } = buildTable(page, grid, remaining, open, limit);
       for (const c of consumed) used.add(c.seg);
       remaining = remaining.filter((c) => !consumed.includes(c));
       if (!table) continue;
@@ -93,11 +95,67 @@ function tablesOnPage(page: PageLayout, rawGrid: GridLine[], open: CodeTable | u
   return out.sort((a, b) => a.rows[0]!.anchorY - b.rows[0]!.anchorY);
 }
 
+/**
+ * The window a column of codes is laid out in, at the height of its codes: it stops at the tables already
+ * read on the page beside it, and at another column of codes beside it with text between the two (two
+ * lists set side by side, each code with its description: the text between is the nearer list's, never
+ * a description left of this column's codes). Codes of another column with no text between them and
+ * these (a remote-controller code beside an outdoor one) do not stop it, nor where a vertical rule
+ * between them draws the columns (the halves of a ruled table are told apart by their widths, see
+ * sideBySide).
+ */
+function beside(
+  grid: GridLine[],
+  rules: Rule[],
+  regions: { x0: number; x1: number; top: number; bottom: number }[],
+  others: Candidate[][],
+  cells: Candidate[],
+): Limit {
+  const x0 = Math.min(...cells.map((c) => c.seg.x0));
+  const x1 = Math.max(...cells.map((c) => c.seg.x1));
+  const top = Math.min(...cells.map((c) => c.seg.y));
+  const bottom = Math.max(...cells.map((c) => c.seg.y));
+  const level = regions.filter((r) => r.top < bottom && r.bottom > top);
+  const left = level.filter((r) => r.x1 <= x0).map((r) => r.x1);
+  const right = level.filter((r) => r.x0 > x0).map((r) => r.x0);
+  for (const other of others) {
+    const within = other.filter((c) => c.seg.y >= top - c.seg.size && c.seg.y <= bottom + c.seg.size);
+    if (within.length < 2) continue;
+    const ox0 = Math.min(...within.map((c) => c.seg.x0));
+    const ox1 = Math.max(...within.map((c) => c.seg.x1));
+    const [from, to] = ox1 < x0 ? [ox1, x0] : x1 < ox0 ? [x1, ox0] : [undefined, undefined];
+    if (from === undefined || to === undefined) continue;
+    const textBetween = grid.some(
+      (l) =>
+        l.y >= top &&
+        l.y <= bottom &&
+        l.segments.some((g) => g.x0 > from + 1 && g.x1 < to - 1 && g.text.trim()),
+    );
+    const ruled = rules.some(
+      (r) =>
+        r.x0 === r.x1 &&
+        r.x0 > from &&
+        r.x0 < to &&
+        Math.min(r.y0, r.y1) <= bottom &&
+        Math.max(r.y0, r.y1) >= top,
+    );
+    if (!textBetween || ruled) continue;
+    // One point short of the other column's codes, so that this table's region leaves them out.
+    if (ox1 < x0) left.push(x0 - 1);
+    else right.push(ox0 - 1);
+  }
+  return {
+    ...(left.length ? { x0: Math.max(...left) } : {}),
+    ...(right.length ? { x1: Math.min(...right) } : {}),
+  };
+}
+
 function buildTable(
   page: PageLayout,
   grid: GridLine[],
   cluster: Candidate[],
   open: CodeTable | undefined,
+  limit: Limit,
 ): { table: CodeTable | undefined; consumed: Candidate[] } {
   const dominant = dominantFamily(cluster);
   if (!dominant) return { table: undefined, consumed: cluster };
@@ -106,15 +164,15 @@ function buildTable(
   const segmentsOf = (cells: Candidate[]) => cells.map((m) => m.seg);
   // One column of codes may run through several tables (one per unit type, say): read the first one.
   let members = dominant.members;
-  let layout = layOut(grid, rules, segmentsOf(members));
+  let layout = layOut(grid, rules, segmentsOf(members), limit);
   if (!layout) return { table: undefined, consumed: members };
   const split = splitAt(grid, rules, layout);
   if (split !== undefined) {
     members = members.filter((m) => m.seg.y < split);
-    layout = layOut(grid, rules, segmentsOf(members));
+    layout = layOut(grid, rules, segmentsOf(members), limit);
     if (!layout) return { table: undefined, consumed: members };
   }
-  const context: TableContext = { page, grid, rules, family, open, firstAnchor: members[0]!.seg };
+  const context: TableContext = { page, grid, rules, family, open, firstAnchor: members[0]!.seg, limit };
   return { table: tableFrom(context, layout, members), consumed: members };
 }
 
@@ -127,6 +185,8 @@ interface TableContext {
   /** The table left open at the end of the page before, which this one may continue. */
   open: CodeTable | undefined;
   firstAnchor: GridSegment;
+  /** The window the table is laid out in (see beside). */
+  limit: Limit;
 }
 
 /** The columns of a table once its code columns are settled. */
@@ -215,7 +275,11 @@ function settleCodeColumns(
     .find((h): h is number => h !== undefined);
   if (halves !== undefined) {
     const split = columns[halves]!.x0;
-    const limit: Limit = columns[anchorColumn]!.x0 < split ? { x1: split } : { x0: split };
+    const { x0: from, x1: to } = context.limit;
+    const limit: Limit =
+      columns[anchorColumn]!.x0 < split
+        ? { ...context.limit, x1: Math.min(split, to ?? split) }
+        : { ...context.limit, x0: Math.max(split, from ?? split) };
     const relaid = layOut(
       grid,
       rules,

@@ -203,6 +203,55 @@ describe('error-code tables', () => {
     ]);
   });
 
+  it('reads two unruled tables set side by side, each with its own rows, as two tables', async () => {
+    // As a scan's text layer gives them: no rules, codes centred in rows whose heights differ per half,
+    // the right half's first description short and its later ones wrapped.
+    const pdf = await makePdf((doc) => {
+      doc.font('Helvetica-Bold').fontSize(14).text('4 Foutcodes', 52, 70);
+      doc.font('Helvetica').fontSize(10).text('Binnenunit', 55, 136);
+      doc.text('Buitenunit', 307, 136);
+      drawTable(doc, {
+        x: 55,
+        y: 150,
+        widths: [57, 195],
+        codeAlign: 'middle',
+        fontSize: 9.1,
+        header: ['Code', 'Omschrijving'],
+        rows: [
+          ['E2', 'Buitentemperatuurvoeler open of kortgesloten'],
+          ['E5', 'Storing van de aanvoertemperatuurvoeler'],
+          ['E7', 'Vorstbeveiliging van het watercircuit'],
+          ['E9', 'Geen communicatie tussen de regelaar en de buitenprint'],
+        ],
+      });
+      drawTable(doc, {
+        x: 307,
+        y: 150,
+        widths: [58, 180],
+        codeAlign: 'middle',
+        fontSize: 9.1,
+        header: ['Code', 'Omschrijving'],
+        rows: [
+          ['A4', 'Lagedrukbeveiliging'],
+          ['A6', 'Persgastemperatuur van de compressor te hoog'],
+          ['A7', 'Storing van de verwarming van de condensbak'],
+          ['A8', 'Storing van de voeler van het warmwatervat'],
+        ],
+      });
+    });
+    const { codes } = await extract(pdf);
+    expect(codes.map((c) => `${c.code}=${c.title}`).sort()).toEqual([
+      'A4=Lagedrukbeveiliging',
+      'A6=Persgastemperatuur van de compressor te hoog',
+      'A7=Storing van de verwarming van de condensbak',
+      'A8=Storing van de voeler van het warmwatervat',
+      'E2=Buitentemperatuurvoeler open of kortgesloten',
+      'E5=Storing van de aanvoertemperatuurvoeler',
+      'E7=Vorstbeveiliging van het watercircuit',
+      'E9=Geen communicatie tussen de regelaar en de buitenprint',
+    ]);
+  });
+
   it('reads a list whose lines open with the code, and links each code to its procedure page', async () => {
     const pdf = await makePdf((doc) => {
       doc.font('Helvetica-Bold').fontSize(14).text('Fault indication', 50, 50);
