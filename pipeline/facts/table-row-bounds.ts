@@ -127,6 +127,10 @@ function unruledBounds(
         at = k;
       }
     }
+    // Lines set at one pitch (sub-rows of a top-aligned row) leave equal gaps, which only rounding tells
+    // apart: the gap above the lower code, if about as wide as the widest, is where the rows part.
+    const above = ys[ys.length - 1]! - ys[ys.length - 2]!;
+    if (above >= widest - Math.max(0.5, widest * 0.05)) at = ys.length - 2;
     const gaps = ys.slice(1).map((y, k) => y - ys[k]!);
     const pitch = tablePitch ?? [...gaps].sort((p, q) => p - q)[Math.floor((gaps.length - 1) / 2)] ?? size;
     // Two codes with no line between them say nothing about where rows part.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { zooManual } from '../../pipeline/demo/zoo.js';
 import { pageText } from '../../pipeline/layout/types.js';
 import { cellsStand } from '../../src/text/excerpt-cells.js';
 import { codeKey, containsVerbatim } from '../../src/text/normalise.js';
@@ -494,6 +495,17 @@ describe('codes documented one section per code', () => {
 });
 
 describe('unruled tables', () => {
+  it('reads top-aligned rows whose sub-rows are set at one pitch, the name under each code whole', async () => {
+    // The zoo's cause/remedy table with sub-rows and each code's name under it, as a scan's invisible
+    // text layer gives it (no rules, no italics): the gap above the next code is as wide as the gaps
+    // between sub-rows, which rounding alone told apart, and the last row was read as centred and cut.
+    const manual = await zooManual('subrows', 'fr', 1, 'ocr_invisible');
+    const { codes } = await extract(new Uint8Array(manual.pdf));
+    const keyed = manual.key.filter((k) => k.expected_state === 'answer');
+    expect(keyed.length).toBeGreaterThan(4);
+    for (const k of keyed) expect(byCode(codes, k.code).title, k.code).toBe(k.meaning);
+  });
+
   it('reads a code heading as its own row where the text between two headings starts left of the codes', async () => {
     // A page of one section per code, as an OCR text layer gives it: no rules, no bold, every line plain.
     const sections: [string, string, string, string[]][] = [
