@@ -99,10 +99,13 @@ export function assignRoles(columns: TableColumn[], codeColumns: number[], layou
 }
 
 /**
- * Whether the code cells hold the fault's name under the code: in half the rows and two at least, one or
- * two lines of words (no code) in the code cell below the code's own line. Cards of "label: value"
- * lines (code-cards.ts), whose values stand under the code beside a column of labels, are no names.
+ * Whether the code cells hold the fault's name under the code: in half the rows and two at least, one to
+ * NAME_LINES lines of words (no code) in the code cell below the code's own line (a narrow code column
+ * wraps a name over three or four). Cards of "label: value" lines (code-cards.ts), whose values stand
+ * under the code beside a column of labels, are no names.
  */
+const NAME_LINES = 4;
+
 function namesUnderCodes(layout: Layout, columns: TableColumn[], codeColumn: number): boolean {
   const named = layout.bands.filter((band) => {
     const inBand = layout.bodyLines.filter((l) => l.y > band.top && l.y < band.bottom);
@@ -116,7 +119,7 @@ function namesUnderCodes(layout: Layout, columns: TableColumn[], codeColumn: num
             codeFamily(s.text.trim()) === undefined,
         ),
     );
-    if (under.length === 0 || under.length > 2) return false;
+    if (under.length === 0 || under.length > NAME_LINES) return false;
     const labels = columns.some(
       (_, ci) =>
         ci !== codeColumn &&

@@ -66,6 +66,11 @@ export function rowBands(input: RowBoundsInput): RowBand[] {
       const paragraph = grid.find((l) => l.y > y + size * 0.5 && l.y < end && l.segments.some(fromLeft));
       if (paragraph) bottom = Math.max(y + size * 0.5, paragraph.y - size * 0.6);
     }
+    // A line in larger type than the table's (the next section's heading) ends the row above it, even
+    // where a rule below it (the heading's own underline) was taken for the row's end.
+    const end = bottom;
+    const heading = grid.find((l) => l.y > y + size * 0.5 && l.y < end && l.size > size * 1.25);
+    if (heading) bottom = Math.max(y + size * 0.5, heading.y - heading.size);
     bands.push({ top, bottom, anchorY: y });
   }
   // Rows without a rule between them share no band: clip each band at its neighbour's top.

@@ -494,6 +494,18 @@ describe('codes documented one section per code', () => {
   });
 });
 
+describe('names under the code', () => {
+  it('reads a name wrapped over three lines of a narrow code column as the title, not the first cause', async () => {
+    // The zoo's cause/remedy table with each code's name in italics under it, whose narrow code column
+    // wraps most names over three lines.
+    const manual = await zooManual('subrows', 'es', 503);
+    const { codes } = await extract(new Uint8Array(manual.pdf));
+    const keyed = manual.key.filter((k) => k.expected_state === 'answer');
+    expect(keyed.length).toBeGreaterThan(4);
+    for (const k of keyed) expect(byCode(codes, k.code).title, k.code).toBe(k.meaning);
+  });
+});
+
 describe('unruled tables', () => {
   it('reads top-aligned rows whose sub-rows are set at one pitch, the name under each code whole', async () => {
     // The zoo's cause/remedy table with sub-rows and each code's name under it, as a scan's invisible
