@@ -98,14 +98,14 @@ export function assignRoles(columns: TableColumn[], codeColumns: number[], layou
   return { titleColumn, causeColumns, stepColumns };
 }
 
-/**
- * Whether the code cells hold the fault's name under the code: in half the rows and two at least, one to
- * NAME_LINES lines of words (no code) in the code cell below the code's own line (a narrow code column
- * wraps a name over three or four). Cards of "label: value" lines (code-cards.ts), whose values stand
- * under the code beside a column of labels, are no names.
- */
+/** The most lines a fault's name under its code may take (a narrow code column wraps it over three or four). */
 const NAME_LINES = 4;
 
+/**
+ * Whether the code cells hold the fault's name under the code: in half the rows and two at least, one to
+ * NAME_LINES lines of words (no code) in the code cell below the code's own line. Cards of "label: value"
+ * lines (code-cards.ts), whose values stand under the code beside a column of labels, are no names.
+ */
 function namesUnderCodes(layout: Layout, columns: TableColumn[], codeColumn: number): boolean {
   const named = layout.bands.filter((band) => {
     const inBand = layout.bodyLines.filter((l) => l.y > band.top && l.y < band.bottom);

@@ -62,15 +62,11 @@ export function rowBands(input: RowBoundsInput): RowBand[] {
     // No rule closes the row: it ends above a line that comes in from the left of the table, text the
     // rows stand in and no cell of theirs (the paragraph under a code heading).
     if (!(ruleBelow !== undefined && (next === undefined || ruleBelow < next))) {
-      const end = bottom;
-      const paragraph = grid.find((l) => l.y > y + size * 0.5 && l.y < end && l.segments.some(fromLeft));
-      if (paragraph) bottom = Math.max(y + size * 0.5, paragraph.y - size * 0.6);
+      bottom = endAbove(grid, y, bottom, size, (l) => l.segments.some(fromLeft), size * 0.6);
     }
     // A line in larger type than the table's (the next section's heading) ends the row above it, even
     // where a rule below it (the heading's own underline) was taken for the row's end.
-    const end = bottom;
-    const heading = grid.find((l) => l.y > y + size * 0.5 && l.y < end && l.size > size * 1.25);
-    if (heading) bottom = Math.max(y + size * 0.5, heading.y - heading.size);
+    bottom = endAbove(grid, y, bottom, size, (l) => l.size > size * 1.25);
     bands.push({ top, bottom, anchorY: y });
   }
   // Rows without a rule between them share no band: clip each band at its neighbour's top.
@@ -78,6 +74,22 @@ export function rowBands(input: RowBoundsInput): RowBand[] {
     if (bands[i]!.bottom > bands[i + 1]!.top) bands[i]!.bottom = bands[i + 1]!.top;
   }
   return bands;
+}
+
+/**
+ * A row's bottom moved up to just above the first line below its code (the code's line aside) that `ends`
+ * says no row line is: `clearance` above that line (its own size by default), never above the code's line.
+ */
+function endAbove(
+  grid: GridLine[],
+  y: number,
+  bottom: number,
+  size: number,
+  ends: (l: GridLine) => boolean,
+  clearance?: number,
+): number {
+  const line = grid.find((l) => l.y > y + size * 0.5 && l.y < bottom && ends(l));
+  return line ? Math.max(y + size * 0.5, line.y - (clearance ?? line.size)) : bottom;
 }
 
 /**

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
  * A document's chunks are written one after the other, so a language's chunks are a few runs of
  * consecutive rowids (about one per document). Without the runs, the first language-filtered search of a
  * reader read the language's facet postings from the full-text index: one posting per chunk, 114,000 at
- * 100,000 pages, 12-25 ms paid by one question (BENCHMARKS.md, search at scale); with them it reads one
+ * 100,000 pages, 12-29 ms paid by one question (BENCHMARKS.md, search at scale); with them it reads one
  * row per document.
  */
 
