@@ -34,21 +34,68 @@ const wordList = z
     });
   });
 
-const StopWordsFile = z.strictObject({
-  about: z.array(z.string()).optional(),
-  words: z.strictObject(
-    Object.fromEntries(LANGUAGES.map((l) => [l, wordList])) as Record<Language, typeof wordList>,
-  ),
-});
+const perLanguage = z.strictObject(
+  Object.fromEntries(LANGUAGES.map((l) => [l, wordList])) as Record<Language, typeof wordList>,
+);
 
-let loaded: Record<Language, ReadonlySet<string>> | undefined;
+const StopWordsFile = z
+  .strictObject({
+    about: z.array(z.string()).optional(),
+    words: perLanguage,
+    articles: perLanguage,
+    negations: perLanguage,
+  })
+  .superRefine((file, ctx) => {
+    // An article is a function word of its language: one missing from `words` is a slip in the file.
+    for (const lang of LANGUAGES) {
+      const words = new Set(file.words[lang]);
+      file.articles[lang].forEach((w, i) => {
+        if (!words.has(w))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['articles', lang, i],
+            message: `"${w}" is not in words.${lang}`,
+          });
+      });
+    }
+  });
+
+interface Loaded {
+  words: Record<Language, ReadonlySet<string>>;
+  articles: ReadonlySet<string>;
+  negations: ReadonlySet<string>;
+}
+
+let loaded: Loaded | undefined;
 
 /** The file, read and checked on first use: a broken file names itself and the field at fault. */
-function stopWords(): Record<Language, ReadonlySet<string>> {
+function load(): Loaded {
   if (loaded) return loaded;
-  const { en, fr, de, es, nl } = checkJsonSource(readStopWordsSource(), StopWordsFile).words;
-  loaded = { en: new Set(en), fr: new Set(fr), de: new Set(de), es: new Set(es), nl: new Set(nl) };
+  const file = checkJsonSource(readStopWordsSource(), StopWordsFile);
+  const { en, fr, de, es, nl } = file.words;
+  loaded = {
+    words: { en: new Set(en), fr: new Set(fr), de: new Set(de), es: new Set(es), nl: new Set(nl) },
+    articles: new Set(LANGUAGES.flatMap((l) => file.articles[l])),
+    negations: new Set(LANGUAGES.flatMap((l) => file.negations[l])),
+  };
   return loaded;
+}
+
+function stopWords(): Record<Language, ReadonlySet<string>> {
+  return load().words;
+}
+
+/**
+ * Articles and the genitive "of" of every language at once ("de", "l", "der", "the", "het"): a phrase
+ * keeps its sense with or without them, so phrase matching passes over them.
+ */
+export function articlesAnywhere(): ReadonlySet<string> {
+  return load().articles;
+}
+
+/** Negations of every language at once ("pas", "not", "kein"): a phrase match never skips over one. */
+export function negationsAnywhere(): ReadonlySet<string> {
+  return load().negations;
 }
 
 /**

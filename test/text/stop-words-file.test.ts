@@ -4,7 +4,11 @@ import { projectPath } from '../../src/project-path.js';
 
 // The stop words are read from data/text/stop-words.json; a broken file must name itself and the field.
 const FILE = projectPath('data', 'text', 'stop-words.json');
-const shipped = JSON.parse(fs.readFileSync(FILE, 'utf8')) as { words: Record<string, string[]> };
+const shipped = JSON.parse(fs.readFileSync(FILE, 'utf8')) as {
+  words: Record<string, string[]>;
+  articles: Record<string, string[]>;
+  negations: Record<string, string[]>;
+};
 
 async function loadWith(raw: unknown) {
   vi.resetModules();
@@ -30,15 +34,30 @@ describe('stop words from data/text/stop-words.json', () => {
 
   it('refuses a word that is not folded, naming the file and the field', async () => {
     const words = { ...shipped.words, fr: ['très', ...shipped.words.fr!.slice(1)] };
-    const { STOP_WORDS } = await loadWith({ words });
+    const { STOP_WORDS } = await loadWith({ ...shipped, words });
     expect(() => STOP_WORDS.en).toThrow(/stop-words-under-test\.json: words\.fr\.0: .*accent-folded/);
   });
 
   it('refuses a missing language and a word listed twice', async () => {
     const { nl: _nl, ...four } = shipped.words;
-    await expect(loadWith({ words: four }).then((m) => m.STOP_WORDS.en)).rejects.toThrow(/words\.nl/);
+    await expect(loadWith({ ...shipped, words: four }).then((m) => m.STOP_WORDS.en)).rejects.toThrow(
+      /words\.nl/,
+    );
     const twice = { ...shipped.words, es: [...shipped.words.es!, 'el'] };
-    const { isStopWordAnywhere } = await loadWith({ words: twice });
+    const { isStopWordAnywhere } = await loadWith({ ...shipped, words: twice });
     expect(() => isStopWordAnywhere('el')).toThrow(/words\.es\.\d+: "el" is listed twice/);
+  });
+
+  it('reads the articles and negations of every language, and refuses an article that is no function word', async () => {
+    vi.resetModules();
+    const { articlesAnywhere, negationsAnywhere } = await import('../../src/text/stopwords.js');
+    expect(articlesAnywhere().has('de')).toBe(true);
+    expect(articlesAnywhere().has('het')).toBe(true);
+    expect(articlesAnywhere().has('pas')).toBe(false);
+    expect(negationsAnywhere().has('pas')).toBe(true);
+    expect(negationsAnywhere().has('kein')).toBe(true);
+    const articles = { ...shipped.articles, fr: [...shipped.articles.fr!, 'pompe'] };
+    const m = await loadWith({ ...shipped, articles });
+    expect(() => m.articlesAnywhere()).toThrow(/articles\.fr\.\d+: "pompe" is not in words\.fr/);
   });
 });

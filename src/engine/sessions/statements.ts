@@ -1,3 +1,4 @@
+import { negationsAnywhere } from '../../text/stopwords.js';
 import type { Keywords, Statement } from './knowledge-schema.js';
 import { allPhrases, normaliseText, phraseSpans } from './text-match.js';
 
@@ -31,6 +32,18 @@ interface Candidate {
   phrase: string;
 }
 
+/**
+ * Whether a negation stands between a subject and an outcome ("debit pas normal", "the flow is not
+ * normal"): the clause then denies the outcome instead of stating it, and which band the reading is in
+ * it does not say. A negation inside the outcome phrase itself ("pas d air") is part of the outcome.
+ */
+function negatedBetween(a: Span, b: Span, words: string[]): boolean {
+  const [from, to] = a.end <= b.start ? [a.end, b.start] : [b.end, a.start];
+  const negations = negationsAnywhere();
+  for (let i = from; i < to; i++) if (negations.has(words[i]!)) return true;
+  return false;
+}
+
 /** The closest outcome phrase to a subject in one clause; the longer phrase wins a tie ("no air" over "air"). */
 function bestIn(statement: Statement, words: string[], window: number): Candidate | null | undefined {
   const subjects = phraseSpans(allPhrases(statement.subject), words);
@@ -40,7 +53,7 @@ function bestIn(statement: Statement, words: string[], window: number): Candidat
     for (const o of phraseSpans(allPhrases(phrases), words)) {
       for (const s of subjects) {
         const distance = gap(s, o);
-        if (distance < 0 || distance > window) continue;
+        if (distance < 0 || distance > window || negatedBetween(s, o, words)) continue;
         const from = Math.min(s.start, o.start);
         const to = Math.max(s.end, o.end);
         candidates.push({ outcome, distance, length: o.length, phrase: words.slice(from, to).join(' ') });

@@ -1,3 +1,4 @@
+import { articlesAnywhere, negationsAnywhere } from '../../text/stopwords.js';
 import type { Keywords } from './knowledge-schema.js';
 
 /** Lower case, no accents, words separated by single spaces (apostrophes and hyphens split words). */
@@ -16,8 +17,41 @@ export function tokens(text: string): string[] {
   return norm ? norm.split(' ') : [];
 }
 
+/*
+ * How a phrase of the knowledge is found in what a technician wrote. Written by hand because it is ours:
+ * the phrases are short trade wordings in five languages and the texts one or two sentences, so a
+ * word-by-word walk is all it takes, with three allowances that make a phrase written one way match the
+ * same words written another:
+ * - articles and the genitive "of" are passed over on both sides ("pression d eau" finds "pression de
+ *   l eau" and "pression eau"; the lists are data, data/text/stop-words.json);
+ * - a word is compared without a plural or feminine ending ("purgeurs" with "purgeur", "bouchee" with
+ *   "bouche"): a final "s" (not "ss"), then up to two final "e", on words of five letters or more;
+ * - one word may stand between two words of a phrase ("ecart de temperature entre depart et retour"
+ *   holds "ecart ... depart retour"), unless it is a negation: "debit pas normal" never reads as
+ *   "debit normal".
+ * A word ending in "*" in the knowledge is a prefix, compared with the word as written.
+ */
+
 interface Phrase {
-  words: string[];
+  /** Each word as written (a "*" prefix keeps its star) and in its compared form, articles left out. */
+  words: { raw: string; form: string }[];
+}
+
+/** A text's words as phrases are compared with them: articles left out, each word's position kept. */
+interface WordsView {
+  raw: string[];
+  form: string[];
+  /** The position of each kept word in the text's words. */
+  at: number[];
+  negation: boolean[];
+}
+
+/** The ending a word is compared without: plural "s", then feminine or silent "e" (twice for "-ee"). */
+export function comparedForm(word: string): string {
+  let w = word;
+  if (w.length >= 5 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  for (let i = 0; i < 2 && w.length >= 5 && w.endsWith('e'); i++) w = w.slice(0, -1);
+  return w;
 }
 
 /**
@@ -31,29 +65,66 @@ const COMPILED_MAX = 20_000;
 function compilePhrase(phrase: string): Phrase {
   const known = compiled.get(phrase);
   if (known) return known;
-  const result = { words: normaliseText(phrase).split(' ').filter(Boolean) };
+  const articles = articlesAnywhere();
+  const all = normaliseText(phrase).split(' ').filter(Boolean);
+  // A phrase made only of articles (none is written so, but a maintainer could) is matched as written.
+  const kept = all.some((w) => !articles.has(w)) ? all.filter((w) => !articles.has(w)) : all;
+  const result = {
+    words: kept.map((raw) => ({ raw, form: raw.endsWith('*') ? raw : comparedForm(raw) })),
+  };
   if (compiled.size >= COMPILED_MAX) compiled.clear();
   compiled.set(phrase, result);
   return result;
 }
 
-function wordMatches(pattern: string, token: string): boolean {
-  if (pattern.endsWith('*')) return token.startsWith(pattern.slice(0, -1));
-  return pattern === token;
+/** Views by the word array they were made from: one description is matched against every phrase. */
+const views = new WeakMap<readonly string[], WordsView>();
+
+function viewOf(words: readonly string[]): WordsView {
+  const known = views.get(words);
+  if (known) return known;
+  const articles = articlesAnywhere();
+  const negations = negationsAnywhere();
+  const view: WordsView = { raw: [], form: [], at: [], negation: [] };
+  words.forEach((w, i) => {
+    if (articles.has(w)) return;
+    view.raw.push(w);
+    view.form.push(comparedForm(w));
+    view.at.push(i);
+    view.negation.push(negations.has(w));
+  });
+  views.set(words, view);
+  return view;
 }
 
-/** Where the phrase occurs in the words: the index of each occurrence's first word. */
-function occurrences(phrase: Phrase, words: string[]): number[] {
+function wordMatches(pattern: { raw: string; form: string }, view: WordsView, k: number): boolean {
+  if (pattern.raw.endsWith('*')) return view.raw[k]!.startsWith(pattern.raw.slice(0, -1));
+  return pattern.form === view.form[k];
+}
+
+/** Where the phrase occurs in the words: each occurrence as the positions of its first and last word. */
+function occurrences(phrase: Phrase, words: readonly string[]): { first: number; last: number }[] {
   const n = phrase.words.length;
-  const at: number[] = [];
-  if (n === 0) return at;
-  for (let i = 0; i + n <= words.length; i++) {
-    if (phrase.words.every((pattern, j) => wordMatches(pattern, words[i + j]!))) at.push(i);
+  const found: { first: number; last: number }[] = [];
+  if (n === 0) return found;
+  const view = viewOf(words);
+  const size = view.form.length;
+  for (let i = 0; i < size; i++) {
+    if (!wordMatches(phrase.words[0]!, view, i)) continue;
+    let k = i;
+    let whole = true;
+    for (let j = 1; j < n && whole; j++) {
+      const pattern = phrase.words[j]!;
+      if (k + 1 < size && wordMatches(pattern, view, k + 1)) k += 1;
+      else if (k + 2 < size && !view.negation[k + 1] && wordMatches(pattern, view, k + 2)) k += 2;
+      else whole = false;
+    }
+    if (whole) found.push({ first: view.at[i]!, last: view.at[k]! });
   }
-  return at;
+  return found;
 }
 
-function phraseOccurs(phrase: Phrase, words: string[]): boolean {
+function phraseOccurs(phrase: Phrase, words: readonly string[]): boolean {
   return occurrences(phrase, words).length > 0;
 }
 
@@ -65,7 +136,7 @@ export function phraseSpans(
   return phrases.flatMap((text) => {
     const phrase = compilePhrase(text);
     const length = phrase.words.length;
-    return occurrences(phrase, words).map((start) => ({ start, end: start + length, length }));
+    return occurrences(phrase, words).map(({ first, last }) => ({ start: first, end: last + 1, length }));
   });
 }
 
@@ -87,7 +158,7 @@ export function keywordScore(keywords: Keywords, words: string[]): number {
   let score = 0;
   for (const phrase of allPhrases(keywords)) {
     const compiled = compilePhrase(phrase);
-    const key = compiled.words.join(' ');
+    const key = compiled.words.map((w) => w.form).join(' ');
     if (seen.has(key)) continue;
     seen.add(key);
     if (phraseOccurs(compiled, words)) score += compiled.words.length;
