@@ -234,6 +234,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       quotes,
       ...partOf(a),
       ...(a.instrument ? { instrument: a.instrument } : {}),
+      ...(a.restores ? { restores: a.restores } : {}),
     };
   });
 
@@ -320,6 +321,8 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       ...(s.selection.hand_on_separated ? { handOnSeparated: true } : {}),
       ...(s.selection.repair_as_test ? { repairAsTest: true } : {}),
       ...(s.selection.streak_through_repairs ? { streakThroughRepairs: true } : {}),
+      ...(s.selection.restore_needs_reading ? { restoreNeedsReading: true } : {}),
+
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },
     symptoms,

@@ -305,7 +305,15 @@ export function decide(s: Situation): Decision {
 
   if (!withinBudget) return handOn(s, 'budget_spent');
 
-  const repairs = candidates.filter((a) => a.kind === 'repair' && !a.replacement);
+  // A repair that brings a reading back into its range (topping up the pressure) waits for that
+  // reading: nobody tops up a circuit whose gauge they have not read, and overfilling one lifts its
+  // safety valve. Read, or stated in the description, the reading tells whether the repair is due.
+  const repairs = candidates.filter(
+    (a) =>
+      a.kind === 'repair' &&
+      !a.replacement &&
+      (!a.restores || !model.settings.restoreNeedsReading || s.quantityReliability.has(a.restores)),
+  );
 
   // Once the answers point at the leader well past every other cause (none explains them at
   // `likelihood_ratio` of the leader's likelihood), its own repair, when it swaps no part, is the next

@@ -129,6 +129,8 @@ export const Settings = z
         repair_as_test: z.boolean().default(false),
         /** A repair carried out (the fault cleared or not) does not end a streak of unread checks. */
         streak_through_repairs: z.boolean().default(false),
+        /** A repair that restores a quantity (`restores`) is tried only once that quantity has been read. */
+        restore_needs_reading: z.boolean().default(false),
       })
       .strict(),
     repair: z

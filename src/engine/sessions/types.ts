@@ -181,6 +181,8 @@ export interface ModelAction {
   part?: ManualPart;
   /** The instrument the check needs that the installation does not carry (absent: none). */
   instrument?: string;
+  /** The quantity a repair brings back into its range (topping up: the water pressure). */
+  restores?: string;
 }
 
 export interface ModelSettings {
@@ -249,6 +251,8 @@ export interface ModelSettings {
   repairAsTest?: boolean;
   /** A repair answered with a value does not end a streak of unread checks (absent: it does). */
   streakThroughRepairs?: boolean;
+  /** A repair restoring a quantity waits for a reading of it (absent: it does not). */
+  restoreNeedsReading?: boolean;
   /** The reading a session opened on a code holds from the start (absent in older sessions). */
   codeReading?: { quantity: string; outcome: string };
 }
