@@ -2,6 +2,7 @@
  * Guided troubleshooting on a seeded half of each case format, with the other half held out.
  *
  *   npm run bench:sessions-split [-- --seed S] [--json] [--in-sample-cases]
+ *     [--description as-written|withheld|own-phrases-removed]
  *
  * Each format's cases (v2, v3, AM) are ordered by a digest of the seed and the case id, and the first
  * half (rounded up) is the in-sample half (one installation written in two formats ranks the same in both,
@@ -9,6 +10,12 @@
  * per-case paths (`--in-sample-cases` prints them). The held-out half is only ever reported as totals,
  * so a change can be judged on cases nobody looked at while making it. The figures of all the cases are
  * printed beside both halves. Metrics: bench/sessions-eval.ts.
+ *
+ * `--description withheld` runs every case without the technician's words (the code, the context and
+ * the initial readings stay): what the figures owe to the wording of descriptions the knowledge's
+ * phrases were written beside, which a case written by someone else will not repeat.
+ * `--description own-phrases-removed` keeps the words but runs each case without the knowledge's
+ * phrases that occur in its description and in no other installation's (bench/sessions-own-phrases.ts).
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +25,7 @@ import { PROJECT_ROOT } from '../src/project-path.js';
 import { orderBySeed } from './seeded-order.js';
 import { type BenchCase, loadCases } from './sessions-cases.js';
 import { type CaseRow, prematureKinds, runCase, type Summary, summarise } from './sessions-eval.js';
+import { ownPhrasesRemoved } from './sessions-own-phrases.js';
 import { DEFAULT_TAXONOMY_DIR, loadTaxonomy, taxonomyPresent } from './sessions-taxonomy.js';
 
 // Not imported from sessions.ts: importing that script would run it.
@@ -61,8 +69,13 @@ function main(): void {
       taxonomy: { type: 'string', default: DEFAULT_TAXONOMY_DIR },
       json: { type: 'boolean', default: false },
       'in-sample-cases': { type: 'boolean', default: false },
+      description: { type: 'string', default: 'as-written' },
     },
   });
+  const DESCRIPTIONS = ['as-written', 'withheld', 'own-phrases-removed'];
+  if (!DESCRIPTIONS.includes(values.description))
+    throw new Error(`--description takes ${DESCRIPTIONS.join(', ')}`);
+  const withheld = values.description === 'withheld';
   if (
     !statSync(values.cases, { throwIfNoEntry: false })?.isDirectory() ||
     !taxonomyPresent(values.taxonomy)
@@ -76,12 +89,18 @@ function main(): void {
   const taxonomy = loadTaxonomy(values.taxonomy);
   const { cases } = loadCases(values.cases);
   const split = splitCases(cases, values.seed);
-  const score = (list: BenchCase[]): CaseRow[] => list.map((c) => runCase(knowledge, taxonomy, c));
+  const asRun = (c: BenchCase): BenchCase =>
+    withheld ? { ...c, init: { ...c.init, symptom: undefined }, narrative: '' } : c;
+  const knowledgeFor =
+    values.description === 'own-phrases-removed' ? ownPhrasesRemoved(knowledge, cases) : () => knowledge;
+  const score = (list: BenchCase[]): CaseRow[] =>
+    list.map((c) => runCase(knowledgeFor(c), taxonomy, asRun(c)));
   const inRows = score(split.inSample);
   const outRows = score(split.heldOut);
   const report = {
     seed: values.seed,
     knowledge_version: knowledge.version,
+    description: values.description,
     in_sample: summarise(inRows),
     held_out: summarise(outRows),
     all: summarise([...inRows, ...outRows]),
@@ -95,7 +114,7 @@ function main(): void {
     return;
   }
   const lines = [
-    `Guided troubleshooting, half of each format held out (seed ${values.seed})`,
+    `Guided troubleshooting, half of each format held out (seed ${values.seed})${values.description === 'as-written' ? '' : `, descriptions ${values.description}`}`,
     '',
     '| set | cases | conv@3 | conv@5 | top-1 | mean actions | wrong part | premature closure | escalation accuracy | answered |',
     '|---|---|---|---|---|---|---|---|---|---|',
