@@ -16,7 +16,7 @@ import { isNavigationLine, navigationPages } from './structure/navigation.js';
 import type { ExtractedDocument } from './types.js';
 
 /** Bump when extraction changes what it produces: bundles built by an older version re-extract. */
-export const EXTRACTOR_VERSION = 18;
+export const EXTRACTOR_VERSION = 19;
 
 export interface DocumentSource {
   id: string;

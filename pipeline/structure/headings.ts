@@ -20,6 +20,16 @@ const NUMBERED = /^((?:\d{1,2}|[A-Z])(?:[.-]\d{1,2}){0,3})\.?\s+(\p{Lu}|\p{Ll}).
 /** Chapters are rarely numbered past this: a larger single number is a value, a register or a legend. */
 const MAX_CHAPTER = 30;
 
+/**
+ * Past `MAX_CHAPTER`, single-number titles still open sections when the manual sets them as a series: at
+ * least this many lines of one size, clearly larger than the text, whose numbers go up through the
+ * document (a controller's parameters "1 CODE-EINGABE" ... "57 LAUFZEITEN", one per section). A value, a
+ * register or a callout is not set large with a title beside it, in order, page after page.
+ */
+const SERIES_MIN = 4;
+const SERIES_SIZE = 1.3;
+const SERIES_ASCENDING = 0.8;
+
 /** A table of contents entry: a title, a run of leader dots or dashes, a page number. */
 const LEADERS = /(?:\.\s?){4,}|[-_·…]{4,}|…{2,}|\s\.{1,3}\s?\d{1,3}$/u;
 
@@ -66,6 +76,7 @@ export function findHeadings(pages: PageLayout[], outline: OutlineEntry[]): Head
   const outlineTitles = new Map<string, OutlineEntry>();
   for (const entry of outline) outlineTitles.set(key(entry.title), entry);
   const paragraphSizes = sizesOfParagraphs(pages);
+  const series = numberedSeriesSizes(pages, body, prose);
   const lowerCaseTitles = titlesInLowerCase(pages, body, prose);
   const headings: Heading[] = [];
   for (const page of pages) {
@@ -76,7 +87,7 @@ export function findHeadings(pages: PageLayout[], outline: OutlineEntry[]): Head
         candidates.push({ lineIndex, level: fromOutline.depth + 1, numbered: true });
         return;
       }
-      const c = candidate(line, body, prose);
+      const c = candidate(line, body, prose, series);
       if (!c || crowded(page.lines, lineIndex)) return;
       // Titles follow the manual's own style: a lower-case start where its titles start in upper case
       // ("8 years and older …") is text, and so is a longer line in a size it sets paragraphs in.
@@ -130,7 +141,12 @@ function withoutRepeats(headings: Heading[]): Heading[] {
   return headings.filter((h) => (counts.get(key(h.title)) ?? 0) <= 2);
 }
 
-function candidate(line: Line, body: number, prose: number): Omit<Candidate, 'lineIndex'> | undefined {
+function candidate(
+  line: Line,
+  body: number,
+  prose: number,
+  series: ReadonlySet<number> = new Set(),
+): Omit<Candidate, 'lineIndex'> | undefined {
   const text = clean(line.text);
   if (line.segments.length > 2) return undefined; // a table row, not a title
   // "Dimensions      11": a title and its page number, or a chapter tab beside a line of text.
@@ -142,7 +158,8 @@ function candidate(line: Line, body: number, prose: number): Omit<Candidate, 'li
   if (numbered && !sentence && line.size >= body * 0.98) {
     const number = numbered[1]!;
     const parts = number.split(/[.-]/);
-    if (parts.length === 1 && /^\d+$/.test(number) && Number(number) > MAX_CHAPTER) return undefined;
+    if (parts.length === 1 && /^\d+$/.test(number) && Number(number) > MAX_CHAPTER && !series.has(line.size))
+      return undefined;
     // Chapters stand out from the text; a single number in body size is a step, a legend or a cell.
     if (parts.length === 1 && line.size < Math.max(body, prose) * 1.05) return undefined;
     if (endsOpen(text)) return undefined;
@@ -156,6 +173,35 @@ function candidate(line: Line, body: number, prose: number): Omit<Candidate, 'li
   if (larger && !sentence)
     return { level: line.size >= Math.max(body, prose) * 1.6 ? 1 : 2, numbered: false };
   return undefined;
+}
+
+/**
+ * Sizes at which single-number titles run as a series through the document (`SERIES_MIN` lines or more,
+ * set at least `SERIES_SIZE` times the text, their numbers going up from one to the next at least
+ * `SERIES_ASCENDING` of the time, one of them past `MAX_CHAPTER`).
+ */
+function numberedSeriesSizes(pages: PageLayout[], body: number, prose: number): Set<number> {
+  const bySize = new Map<number, number[]>();
+  const text = Math.max(body, prose);
+  for (const page of pages) {
+    for (const line of page.lines) {
+      if (line.size < text * SERIES_SIZE) continue;
+      const title = clean(line.text);
+      const numbered = NUMBERED.exec(title);
+      if (!numbered || !/^\d+$/.test(numbered[1]!) || isSentence(title) || !plausibleTitle(title)) continue;
+      const list = bySize.get(line.size) ?? [];
+      list.push(Number(numbered[1]));
+      bySize.set(line.size, list);
+    }
+  }
+  const sizes = new Set<number>();
+  for (const [size, numbers] of bySize) {
+    if (numbers.length < SERIES_MIN || !numbers.some((n) => n > MAX_CHAPTER)) continue;
+    let up = 0;
+    for (let i = 1; i < numbers.length; i++) if (numbers[i]! > numbers[i - 1]!) up++;
+    if (up >= (numbers.length - 1) * SERIES_ASCENDING) sizes.add(size);
+  }
+  return sizes;
 }
 
 /** What any heading's text needs: real words, no leaders, no list marker, not only a label. */
