@@ -101,10 +101,22 @@ describe('section paths come from headings', () => {
     const paths = await sectionPaths((doc) => {
       // A controller's parameters, one section each, numbered 28 to 35 and set large, two to a page.
       for (let n = 28; n <= 35; n += 2) {
-        doc.font('Helvetica-Bold').fontSize(16).text(`${n} PARAM-${n}`, 50, 90 + n);
-        doc.font('Helvetica').fontSize(10).text(PARAGRAPH, 50, 130 + n, { width: 480 });
-        doc.font('Helvetica-Bold').fontSize(16).text(`${n + 1} PARAM-${n + 1}`, 50, 330 + n);
-        doc.font('Helvetica').fontSize(10).text(PARAGRAPH, 50, 370 + n, { width: 480 });
+        doc
+          .font('Helvetica-Bold')
+          .fontSize(16)
+          .text(`${n} PARAM-${n}`, 50, 90 + n);
+        doc
+          .font('Helvetica')
+          .fontSize(10)
+          .text(PARAGRAPH, 50, 130 + n, { width: 480 });
+        doc
+          .font('Helvetica-Bold')
+          .fontSize(16)
+          .text(`${n + 1} PARAM-${n + 1}`, 50, 330 + n);
+        doc
+          .font('Helvetica')
+          .fontSize(10)
+          .text(PARAGRAPH, 50, 370 + n, { width: 480 });
         doc.addPage();
       }
       doc.font('Helvetica-Bold').fontSize(18).text('Maintenance', 50, 60);
@@ -118,8 +130,14 @@ describe('section paths come from headings', () => {
     const values = await sectionPaths((doc) => {
       doc.font('Helvetica-Bold').fontSize(18).text('Maintenance', 50, 60);
       for (const [i, n] of [45, 32, 60, 31, 40].entries()) {
-        doc.font('Helvetica-Bold').fontSize(16).text(`${n} Litres`, 50, 100 + i * 120);
-        doc.font('Helvetica').fontSize(10).text(PARAGRAPH, 50, 130 + i * 120, { width: 480 });
+        doc
+          .font('Helvetica-Bold')
+          .fontSize(16)
+          .text(`${n} Litres`, 50, 100 + i * 120);
+        doc
+          .font('Helvetica')
+          .fontSize(10)
+          .text(PARAGRAPH, 50, 130 + i * 120, { width: 480 });
       }
     });
     expect(values).toEqual(['Maintenance']);
