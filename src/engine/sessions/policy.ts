@@ -307,7 +307,8 @@ export function decide(s: Situation): Decision {
 
   // A repair that brings a reading back into its range (topping up the pressure) waits for that
   // reading: nobody tops up a circuit whose gauge they have not read, and overfilling one lifts its
-  // safety valve. Read, or stated in the description, the reading tells whether the repair is due.
+  // safety valve. Once it has a value (read on site, or stated in the description where the knowledge
+  // reads such a statement), it tells whether the repair is due.
   const repairs = candidates.filter(
     (a) =>
       a.kind === 'repair' &&
