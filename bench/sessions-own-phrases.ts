@@ -10,10 +10,9 @@
  * figure with the descriptions as written and the one with the descriptions withheld.
  */
 import type { Keywords, Knowledge } from '../src/engine/sessions/knowledge-schema.js';
-import { anyPhraseOccurs, tokens } from '../src/engine/sessions/text-match.js';
+import { phraseSpans, tokens } from '../src/engine/sessions/text-match.js';
+import { LANGUAGES } from '../src/text/stopwords.js';
 import type { BenchCase } from './sessions-cases.js';
-
-const LANGS = ['en', 'fr', 'de', 'es', 'nl'] as const;
 
 /** Builds, for a set of cases, the knowledge each one runs with (one installation in two formats is one). */
 export function ownPhrasesRemoved(knowledge: Knowledge, cases: BenchCase[]): (c: BenchCase) => Knowledge {
@@ -22,8 +21,9 @@ export function ownPhrasesRemoved(knowledge: Knowledge, cases: BenchCase[]): (c:
   const whereFound = (phrase: string): Set<string> => {
     let found = installations.get(phrase);
     if (!found) {
-      const one: Keywords = { en: [phrase], fr: [], de: [], es: [], nl: [] };
-      found = new Set(words.filter((w) => anyPhraseOccurs(one, w.words)).map((w) => w.installation));
+      found = new Set(
+        words.filter((w) => phraseSpans([phrase], w.words).length > 0).map((w) => w.installation),
+      );
       installations.set(phrase, found);
     }
     return found;
@@ -37,7 +37,7 @@ export function ownPhrasesRemoved(knowledge: Knowledge, cases: BenchCase[]): (c:
       return !(found.size === 1 && found.has(c.id));
     };
     const prune = (kw: Keywords): Keywords =>
-      Object.fromEntries(LANGS.map((l) => [l, kw[l].filter(keep)])) as Keywords;
+      Object.fromEntries(LANGUAGES.map((l) => [l, kw[l].filter(keep)])) as Keywords;
     const pruned: Knowledge = {
       ...knowledge,
       symptoms: knowledge.symptoms.map((s) => ({

@@ -73,8 +73,12 @@ function main(): void {
     },
   });
   const DESCRIPTIONS = ['as-written', 'withheld', 'own-phrases-removed'];
-  if (!DESCRIPTIONS.includes(values.description))
-    throw new Error(`--description takes ${DESCRIPTIONS.join(', ')}`);
+  if (!DESCRIPTIONS.includes(values.description)) {
+    // A usage error: one line and exit status 2, nothing measured.
+    console.error(`bench:sessions-split: --description takes ${DESCRIPTIONS.join(', ')}`);
+    process.exitCode = 2;
+    return;
+  }
   const withheld = values.description === 'withheld';
   if (
     !statSync(values.cases, { throwIfNoEntry: false })?.isDirectory() ||

@@ -322,7 +322,6 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       ...(s.selection.repair_as_test ? { repairAsTest: true } : {}),
       ...(s.selection.streak_through_repairs ? { streakThroughRepairs: true } : {}),
       ...(s.selection.restore_needs_reading ? { restoreNeedsReading: true } : {}),
-
       ...(s.code_reading ? { codeReading: { ...s.code_reading } } : {}),
     },
     symptoms,
