@@ -242,6 +242,7 @@ export class BundleBuilder {
     meta.run(META.corpusHash, corpusHash);
     meta.run(META.extractorVersion, String(EXTRACTOR_VERSION));
     meta.run(META.searchStats, JSON.stringify(this.stats));
+    meta.run(META.chunkTermsOrder, 'sorted');
     for (const [key, value] of Object.entries(extraMeta)) meta.run(key, value);
     if (this.previousAttached) this.db.exec('DETACH DATABASE previous');
     this.db.pragma('journal_mode = DELETE');

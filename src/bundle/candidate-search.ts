@@ -34,7 +34,11 @@ export class CandidateSearch {
   private readonly languageSets = new Map<string, Uint32Array>();
   private readonly languageRuns: LanguageRuns;
 
-  constructor(private readonly db: Database.Database) {
+  /** `sorted`: the bundle's chunk_terms lines hold their terms in order (META.chunkTermsOrder). */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sorted = false,
+  ) {
     this.postings = db.prepare('SELECT rowid FROM chunk_index WHERE chunk_index MATCH ?').pluck();
     this.lastChunk = db.prepare('SELECT max(rowid) FROM chunks').pluck();
     this.languageRuns = new LanguageRuns(db);
@@ -78,7 +82,7 @@ export class CandidateSearch {
               documentId: r.document_id,
               page: r.page_start,
               language: r.language,
-              terms: decodeChunkTerms(r.data),
+              terms: decodeChunkTerms(r.data, this.sorted),
             },
           ]
         : [];

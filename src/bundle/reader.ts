@@ -52,6 +52,8 @@ export class BundleReader {
   readonly builtAt: string;
   readonly corpusHash: string;
   readonly searchStats: SearchStats;
+  /** The bundle's chunk_terms lines hold their terms in order (META.chunkTermsOrder): bisected when read. */
+  readonly chunkTermsSorted: boolean;
   private readonly stmts;
   private readonly candidates: CandidateSearch;
 
@@ -96,6 +98,7 @@ export class BundleReader {
       this.builtAt = meta.get(META.builtAt) ?? '';
       this.corpusHash = meta.get(META.corpusHash) ?? '';
       this.searchStats = JSON.parse(meta.get(META.searchStats) ?? '{"chunks":0,"lengths":[]}') as SearchStats;
+      this.chunkTermsSorted = meta.get(META.chunkTermsOrder) === 'sorted';
     } catch (err) {
       throw new BundleOpenError(`not a heatsource bundle: ${file} (${(err as Error).message})`);
     }
@@ -166,7 +169,7 @@ export class BundleReader {
           'SELECT m.* FROM document_models dm JOIN models m ON m.id = dm.model_id WHERE dm.document_id = ? ORDER BY m.name',
         ),
       };
-      this.candidates = new CandidateSearch(this.db);
+      this.candidates = new CandidateSearch(this.db, this.chunkTermsSorted);
     } catch (err) {
       this.db.close();
       throw new BundleOpenError(`not a heatsource bundle: ${file} (${(err as Error).message})`);

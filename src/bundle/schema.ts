@@ -283,6 +283,12 @@ export const META = {
   extractorVersion: 'extractor_version',
   /** JSON SearchStats: what BM25 needs about the whole index. */
   searchStats: 'search_stats',
+  /**
+   * `sorted` where each line of chunk_terms holds its terms in code-unit order (encodeChunkTerms), so
+   * that a reader bisects it; absent in bundles written before, whose lines a reader searches in full.
+   * Not a format change: either reader reads either bundle right.
+   */
+  chunkTermsOrder: 'chunk_terms_order',
 } as const;
 
 /** Number of indexed chunks and the summed length of each view (in INDEX_FIELDS order). */
