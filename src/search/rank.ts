@@ -189,6 +189,8 @@ export function rankPages(
         if (!df) continue;
         let termScore = 0;
         for (const { field, boost: fieldBoost } of t.fields) {
+          // A view no chunk holds the term in cannot hold it in this one: not searched for.
+          if (!df[field]) continue;
           const tf = candidate.terms.frequency(field, t.term);
           if (!tf) continue;
           const raw = bm25(tf, df[field]!, total, candidate.terms.lengths[field]!, average[field]!);
