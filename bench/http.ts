@@ -11,7 +11,7 @@
  * the server process, taken in extra slices after the measured ones so that it does not slow them).
  *
  *   npm run build && node dist/bench/http.js [--bundle FILE] [--duration S] [--rounds R] [--connections N]
- *     [--profile-seconds S] [--heap-growth PERCENT] [--semi-space MB] [--json]
+ *     [--profile-seconds S] [--heap-growth PERCENT] [--compiler-threads N|v8] [--semi-space MB] [--json]
  *
  * Each route gets `duration` seconds in all (default 6), split into `rounds` alternating slices
  * (default 3); req/s, p50 and p99 are medians over the rounds, and so are the ratios, each taken
@@ -37,6 +37,7 @@ import { diagnose } from '../src/engine/diagnostic.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
 import { projectPath } from '../src/project-path.js';
 import { buildApp } from '../src/serve/app.js';
+import { applyCompilerThreads, defaultCompilerThreads } from '../src/serve/compiler-threads.js';
 import { applyHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from '../src/serve/heap-growth.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { type ProfileSummary, startProfiling, summariseProfile } from './cpu-profile.js';
@@ -58,6 +59,8 @@ interface Args {
    * process start can set); undefined leaves Node's default (16 MB on 64-bit).
    */
   semiSpace?: number;
+  /** V8's optimising compiler threads in the server, as `serve` bounds them; null: V8's own (unbounded). */
+  compilerThreads: number | null;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -74,6 +77,7 @@ function parseArgs(argv: string[]): Args {
       state: { type: 'string' },
       'heap-growth': { type: 'string', default: String(DEFAULT_HEAP_GROWTH_PERCENT) },
       'semi-space': { type: 'string' },
+      'compiler-threads': { type: 'string', default: String(defaultCompilerThreads()) },
     },
   });
   const heapGrowth = Number(values['heap-growth']);
@@ -83,6 +87,11 @@ function parseArgs(argv: string[]): Args {
   const semiSpace = values['semi-space'] === undefined ? undefined : Number(values['semi-space']);
   if (semiSpace !== undefined && (!Number.isInteger(semiSpace) || semiSpace < 1))
     throw new Error(`--semi-space takes a whole number of MB >= 1, got "${values['semi-space']}"`);
+  const compilerThreads = values['compiler-threads'] === 'v8' ? null : Number(values['compiler-threads']);
+  if (compilerThreads !== null && (!Number.isInteger(compilerThreads) || compilerThreads < 1))
+    throw new Error(
+      `--compiler-threads takes a whole number >= 1 or "v8", got "${values['compiler-threads']}"`,
+    );
   return {
     bundle: path.resolve(values.bundle),
     duration: Number(values.duration),
@@ -94,6 +103,7 @@ function parseArgs(argv: string[]): Args {
     state: values.state,
     heapGrowth,
     semiSpace,
+    compilerThreads,
   };
 }
 
@@ -101,6 +111,7 @@ function parseArgs(argv: string[]): Args {
 async function serveChild(args: Args): Promise<void> {
   // The server measured is the one `serve` runs, heap setting included (startServer applies it there).
   applyHeapGrowth(args.heapGrowth);
+  if (args.compilerThreads !== null) applyCompilerThreads(args.compilerThreads);
   const state = new SqliteStateStore(args.state!);
   const account = await state.createAccount({
     name: 'bench',
@@ -303,6 +314,8 @@ function startServer(args: Args): Promise<{ child: ChildProcess; url: string; ke
       path.join(dir, 'state.sqlite'),
       '--heap-growth',
       String(args.heapGrowth),
+      '--compiler-threads',
+      args.compilerThreads === null ? 'v8' : String(args.compilerThreads),
     ],
     {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -491,6 +504,7 @@ async function main(): Promise<void> {
     connections: args.connections,
     heap_growth_percent: args.heapGrowth,
     semi_space_mb: args.semiSpace ?? null,
+    compiler_threads: args.compilerThreads,
     server_peak_rss_mb: serverPeakRssMb,
     diagnostic: example,
     search_query: query,
@@ -504,7 +518,8 @@ async function main(): Promise<void> {
     console.log(
       `${result.machine}; ${args.connections} connections, ${args.duration} s per route in ${rounds} rounds, bundle ${result.bundle}; ` +
         `server heap growth ${args.heapGrowth === 0 ? "V8's own" : `${args.heapGrowth} %`}, semi-space ` +
-        `${args.semiSpace === undefined ? "Node's default" : `${args.semiSpace} MB`}, peak RSS ${Math.round(serverPeakRssMb)} MB`,
+        `${args.semiSpace === undefined ? "Node's default" : `${args.semiSpace} MB`}, compiler threads ` +
+        `${args.compilerThreads === null ? "V8's own" : args.compilerThreads}, peak RSS ${Math.round(serverPeakRssMb)} MB`,
     );
     console.log('');
     console.log(

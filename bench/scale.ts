@@ -26,6 +26,8 @@ import { SearchQuery } from '../src/contract/search.js';
 import type { Sidecar } from '../src/contract/sidecar.js';
 import { searchChunks } from '../src/engine/search.js';
 import { projectPath } from '../src/project-path.js';
+import { applyCompilerThreads } from '../src/serve/compiler-threads.js';
+import { applyHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from '../src/serve/heap-growth.js';
 import { machineLine, replaceBenchBlock } from './machine.js';
 
 const { values } = parseArgs({
@@ -38,6 +40,9 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    // The serve phase without the V8 settings `serve` applies at start (heap growth, compiler threads):
+    // the figures of a plain Node process, for comparison in the same run.
+    'v8-defaults': { type: 'boolean', default: false },
   },
 });
 
@@ -191,8 +196,15 @@ function phaseBuild(base: string, target: string, pages: number): void {
 /** Rounds of the query set searched again after the first, for the warm figures. */
 const WARM_ROUNDS = 2;
 
-/** Phase serve: open the bundle as serve does, search once, then the query set; times and memory. */
+/**
+ * Phase serve: apply the V8 settings `serve` applies at start (unless --v8-defaults), open the bundle as
+ * serve does, search once, then the query set; times and memory.
+ */
 function phaseServe(bundle: string): void {
+  if (!values['v8-defaults']) {
+    applyHeapGrowth(DEFAULT_HEAP_GROWTH_PERCENT);
+    applyCompilerThreads();
+  }
   const t0 = performance.now();
   const reader = new BundleReader(bundle);
   const readyMs = performance.now() - t0;
@@ -344,7 +356,13 @@ async function main(): Promise<void> {
       ? { bundleMb: Math.round(fs.statSync(target).size / 2 ** 20), rssSamplesMb: [] }
       : child(['--phase', 'build', '--bundle', base, '--pages', String(n)]);
     console.error(`build ${n}: ${reuse ? 'reused' : JSON.stringify(build)}`);
-    const serve = child(['--phase', 'serve', '--bundle', target]);
+    const serve = child([
+      '--phase',
+      'serve',
+      '--bundle',
+      target,
+      ...(values['v8-defaults'] ? ['--v8-defaults'] : []),
+    ]);
     console.error(`serve ${n}: ${JSON.stringify(serve)}`);
     if (!values.keep) fs.rmSync(target, { force: true });
     rows.push({ n, build, serve });

@@ -7,6 +7,7 @@ import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.j
 import { defaultStatePath, describeState, openStateStore } from '../state/open.js';
 import type { StateStore } from '../state/types.js';
 import { buildApp } from './app.js';
+import { applyCompilerThreads } from './compiler-threads.js';
 import { applyHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from './heap-growth.js';
 import { type LogFormat, readableLine, resolveLogFormat } from './log-lines.js';
 import { LogSink } from './log-sink.js';
@@ -75,6 +76,7 @@ export async function startServer(
     );
   }
   applyHeapGrowth(options.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
+  applyCompilerThreads();
   let reader: BundleReader;
   try {
     reader = new BundleReader(options.bundle);

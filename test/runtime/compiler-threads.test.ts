@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { applyCompilerThreads, defaultCompilerThreads } from '../../src/serve/compiler-threads.js';
+
+describe("serve's bound on V8's optimising compiler threads", () => {
+  it('keeps one core for the thread that answers requests, and leaves at least one thread', () => {
+    expect(defaultCompilerThreads(1)).toBe(1);
+    expect(defaultCompilerThreads(2)).toBe(1);
+    expect(defaultCompilerThreads(8)).toBe(7);
+  });
+
+  it("leaves the operator's own setting alone, from the command line or NODE_OPTIONS", () => {
+    expect(applyCompilerThreads(1, ['--concurrent-turbofan-max-threads=3'])).toBeNull();
+    expect(
+      applyCompilerThreads(1, ['--max-semi-space-size=8', '--concurrent-turbofan-max-threads=0']),
+    ).toBeNull();
+    expect(applyCompilerThreads(2, ['--max-semi-space-size=8'])).toBe(2);
+  });
+
+  it('refuses a bound that is not a whole number of threads', () => {
+    expect(() => applyCompilerThreads(0, [])).toThrow(RangeError);
+    expect(() => applyCompilerThreads(1.5, [])).toThrow(/whole number/);
+  });
+});
