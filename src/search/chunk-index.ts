@@ -74,8 +74,9 @@ function byCodeUnits(a: string, b: string): number {
  * A chunk's stored term frequencies, read in place: a term is looked up in its view's line when asked
  * for. A question asks for a few dozen terms in chunks that hold hundreds, and splitting every line into
  * a map was most of a search's JavaScript time (and garbage). With `sorted` (lines written in order), by
- * bisection over the line: at 100,000 pages a slow question asked some 6,000 lookups of lines 4 KB long,
- * and reading each line from its start was a fifth of its time (BENCHMARKS.md, search at scale).
+ * bisection over the line: at 100,000 pages a slow question asked some 6,000 look-ups of lines 4 KB long,
+ * each read from the line's start; bisecting took 4-5 ms off the p99 of the search's own CPU
+ * (BENCHMARKS.md, search at scale).
  */
 export function decodeChunkTerms(data: string, sorted = false): ChunkTerms {
   const lines = data.split('\n');

@@ -16,9 +16,9 @@ export function defaultCompilerThreads(cores = os.availableParallelism()): numbe
 const FLAG = '--concurrent-turbofan-max-threads';
 
 /**
- * Bounds V8's optimising compiler threads for this process. The flag is read as compile jobs are
- * scheduled, so it takes effect when set in a running process. Returns the bound now in force, or null
- * where the operator's own setting was left alone.
+ * Bounds V8's optimising compiler threads for this process. Set in a running process it was measured to
+ * act as it does on the command line (BENCHMARKS.md, search at scale). Returns the bound now in force, or
+ * null where the operator's own setting was left alone (V8 reads `_` and `-` alike in a flag's name).
  */
 export function applyCompilerThreads(
   threads = defaultCompilerThreads(),
@@ -26,7 +26,7 @@ export function applyCompilerThreads(
 ): number | null {
   if (!Number.isInteger(threads) || threads < 1)
     throw new RangeError(`compiler threads must be a whole number >= 1, got ${threads}`);
-  if (given.some((arg) => arg.startsWith(FLAG))) return null;
+  if (given.some((arg) => arg.replaceAll('_', '-').startsWith(FLAG))) return null;
   v8.setFlagsFromString(`${FLAG}=${threads}`);
   return threads;
 }
