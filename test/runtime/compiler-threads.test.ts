@@ -10,6 +10,7 @@ describe("serve's bound on V8's optimising compiler threads", () => {
 
   it("leaves the operator's own setting alone, from the command line or NODE_OPTIONS", () => {
     expect(applyCompilerThreads(1, ['--concurrent-turbofan-max-threads=3'])).toBeNull();
+    expect(applyCompilerThreads(1, ['--concurrent_turbofan_max_threads=2'])).toBeNull();
     expect(
       applyCompilerThreads(1, ['--max-semi-space-size=8', '--concurrent-turbofan-max-threads=0']),
     ).toBeNull();
