@@ -138,6 +138,40 @@ afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+describe('stored term counts of an ingested bundle', () => {
+  it('are said to be in order, and every line is, as bisection needs', () => {
+    expect(reader.chunkTermsSorted).toBe(true);
+    const rows = reader.db.prepare('SELECT data FROM chunk_terms').pluck().all() as string[];
+    expect(rows.length).toBeGreaterThan(10);
+    for (const data of rows) {
+      for (const line of data.split('\n')) {
+        const keys = line
+          .split(' ')
+          .slice(1)
+          .map((token) => token.replace(/\*\d+$/, ''));
+        for (let i = 1; i < keys.length; i++) expect(keys[i - 1]! < keys[i]!, line).toBe(true);
+      }
+    }
+  });
+
+  it('give the same answers where the bundle does not say so and its lines are scanned', () => {
+    const copy = path.join(dir, 'unmarked.bundle');
+    fs.copyFileSync(reader.file, copy);
+    const db = new Database(copy);
+    db.prepare("DELETE FROM meta WHERE key = 'chunk_terms_order'").run();
+    db.close();
+    const unmarked = new BundleReader(copy);
+    try {
+      expect(unmarked.chunkTermsSorted).toBe(false);
+      for (const q of ['thermistor resistance', 'pression circuit', 'Umwälzpumpe', 'E9', 'fan motor speed']) {
+        expect(searchChunks(unmarked, SearchQuery.parse({ q })), q).toEqual(search({ q }));
+      }
+    } finally {
+      unmarked.close();
+    }
+  });
+});
+
 describe('candidate chunks', () => {
   /**
    * The candidate query as SQL computed it before counting moved to JavaScript: the filters inside each
