@@ -37,8 +37,9 @@ import { diagnose } from '../src/engine/diagnostic.js';
 import { exampleDiagnostic } from '../src/engine/examples.js';
 import { projectPath } from '../src/project-path.js';
 import { buildApp } from '../src/serve/app.js';
-import { applyCompilerThreads, defaultCompilerThreads } from '../src/serve/compiler-threads.js';
-import { applyHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from '../src/serve/heap-growth.js';
+import { defaultCompilerThreads } from '../src/serve/compiler-threads.js';
+import { DEFAULT_HEAP_GROWTH_PERCENT } from '../src/serve/heap-growth.js';
+import { applyRuntimeSettings } from '../src/serve/runtime-settings.js';
 import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { type ProfileSummary, startProfiling, summariseProfile } from './cpu-profile.js';
 import { machineLine, median } from './machine.js';
@@ -109,9 +110,8 @@ function parseArgs(argv: string[]): Args {
 
 /** Child process: serve the bundle and report the URL and a key on stdout. */
 async function serveChild(args: Args): Promise<void> {
-  // The server measured is the one `serve` runs, heap setting included (startServer applies it there).
-  applyHeapGrowth(args.heapGrowth);
-  if (args.compilerThreads !== null) applyCompilerThreads(args.compilerThreads);
+  // The server measured is the one `serve` runs, its V8 settings included (startServer applies the same).
+  applyRuntimeSettings({ heapGrowthPercent: args.heapGrowth, compilerThreads: args.compilerThreads });
   const state = new SqliteStateStore(args.state!);
   const account = await state.createAccount({
     name: 'bench',

@@ -26,8 +26,7 @@ import { SearchQuery } from '../src/contract/search.js';
 import type { Sidecar } from '../src/contract/sidecar.js';
 import { searchChunks } from '../src/engine/search.js';
 import { projectPath } from '../src/project-path.js';
-import { applyCompilerThreads } from '../src/serve/compiler-threads.js';
-import { applyHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from '../src/serve/heap-growth.js';
+import { applyRuntimeSettings } from '../src/serve/runtime-settings.js';
 import { machineLine, replaceBenchBlock } from './machine.js';
 
 const { values } = parseArgs({
@@ -201,10 +200,7 @@ const WARM_ROUNDS = 2;
  * serve does, search once, then the query set; times and memory.
  */
 function phaseServe(bundle: string): void {
-  if (!values['v8-defaults']) {
-    applyHeapGrowth(DEFAULT_HEAP_GROWTH_PERCENT);
-    applyCompilerThreads();
-  }
+  if (!values['v8-defaults']) applyRuntimeSettings();
   const t0 = performance.now();
   const reader = new BundleReader(bundle);
   const readyMs = performance.now() - t0;

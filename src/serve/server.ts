@@ -7,10 +7,9 @@ import { curlExample, ensureLocalKey, LOCAL_ACCOUNT } from '../state/local-key.j
 import { defaultStatePath, describeState, openStateStore } from '../state/open.js';
 import type { StateStore } from '../state/types.js';
 import { buildApp } from './app.js';
-import { applyCompilerThreads } from './compiler-threads.js';
-import { applyHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from './heap-growth.js';
 import { type LogFormat, readableLine, resolveLogFormat } from './log-lines.js';
 import { LogSink } from './log-sink.js';
+import { applyRuntimeSettings } from './runtime-settings.js';
 import { type SurfaceOptions, surfaces } from './surfaces.js';
 
 export interface ServeOptions {
@@ -75,8 +74,7 @@ export async function startServer(
       `--trust-proxy takes IP addresses or CIDR ranges (10.0.0.0/8), or loopback, linklocal, uniquelocal; got "${badProxy}"`,
     );
   }
-  applyHeapGrowth(options.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
-  applyCompilerThreads();
+  applyRuntimeSettings({ heapGrowthPercent: options.heapGrowthPercent });
   let reader: BundleReader;
   try {
     reader = new BundleReader(options.bundle);

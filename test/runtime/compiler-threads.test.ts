@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyCompilerThreads, defaultCompilerThreads } from '../../src/serve/compiler-threads.js';
+import { applyRuntimeSettings } from '../../src/serve/runtime-settings.js';
 
 describe("serve's bound on V8's optimising compiler threads", () => {
   it('keeps one core for the thread that answers requests, and leaves at least one thread', () => {
@@ -20,5 +21,11 @@ describe("serve's bound on V8's optimising compiler threads", () => {
   it('refuses a bound that is not a whole number of threads', () => {
     expect(() => applyCompilerThreads(0, [])).toThrow(RangeError);
     expect(() => applyCompilerThreads(1.5, [])).toThrow(/whole number/);
+  });
+
+  it("is applied with the heap growth by serve's one runtime-settings call, which refuses bad values of either", () => {
+    expect(() => applyRuntimeSettings({ heapGrowthPercent: -1 })).toThrow(RangeError);
+    expect(() => applyRuntimeSettings({ compilerThreads: 0 })).toThrow(/whole number/);
+    expect(() => applyRuntimeSettings({ heapGrowthPercent: 25, compilerThreads: null })).not.toThrow();
   });
 });
