@@ -64,6 +64,13 @@ function checkPart(citations: Citation[], quotes: ManualQuote[], where: string, 
   for (const c of citations)
     if (!quoted.has(key(c))) checked.failures.push(`${where}: ${key(c)} is cited with no words`);
   for (const q of quotes) checkQuote(q, where, checked);
+  // The same words are not shown twice: no quote repeats, whole or in part, another of the same page.
+  quotes.forEach((q, i) => {
+    const within = quotes.find(
+      (o, j) => j !== i && key(o.citation) === key(q.citation) && o.excerpt.includes(q.excerpt),
+    );
+    if (within) checked.failures.push(`${where}: "${q.excerpt}" is quoted again within "${within.excerpt}"`);
+  });
 }
 
 function checkAction(a: Pick<NextAction, 'expected' | 'part'>, where: string, checked: Checked): void {

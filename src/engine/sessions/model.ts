@@ -11,7 +11,7 @@ import {
   nominalFor,
   withReliability,
 } from './outcome-tables.js';
-import { citationsOf, sameCitation } from './quotes.js';
+import { citationsOf, pushQuote, sameCitation } from './quotes.js';
 import { manualRangesFor, withRange } from './sourced-ranges.js';
 import { readStatements } from './statements.js';
 import { anyPhraseOccurs, keywordScore, tokens } from './text-match.js';
@@ -168,10 +168,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
     let table: OutcomeTable | null = null;
     let expected: Expected = { type: 'boolean' };
     const quotes = [...(manual.actionQuotes.get(a.id) ?? [])];
-    const quote = (text: string, citation: Citation) => {
-      if (!quotes.some((o) => o.text === text && sameCitation(o.citation, citation)))
-        quotes.push({ text, citation });
-    };
+    const quote = (text: string, citation: Citation) => pushQuote(quotes, text, citation);
     let prompt = a.prompt;
     const restored = a.restores ? quantities.get(a.restores) : undefined;
     if (restored?.type === 'number') {

@@ -14,7 +14,7 @@ import type {
 } from '../../contract/sessions.js';
 import type { Labels } from './knowledge-schema.js';
 import { RESIDUAL_ID } from './model.js';
-import { sameCitation } from './quotes.js';
+import { pushQuote, sameCitation } from './quotes.js';
 import { posteriorsByTurn, statedInForce } from './session.js';
 import type { ModelAction, Quote, SessionState } from './types.js';
 
@@ -42,12 +42,11 @@ function quotesOf(quotes: Quote[] | undefined): ManualQuote[] {
   return (quotes ?? []).map((q) => ({ excerpt: q.text, citation: q.citation }));
 }
 
+/** The quotes of several parts, each page's words once (quotes.ts: a quote held in a longer one goes). */
 function uniqueQuotes(lists: ManualQuote[][]): ManualQuote[] {
-  const out: ManualQuote[] = [];
-  for (const list of lists)
-    for (const q of list)
-      if (!out.some((o) => o.excerpt === q.excerpt && sameCitation(o.citation, q.citation))) out.push(q);
-  return out;
+  const kept: Quote[] = [];
+  for (const list of lists) for (const q of list) pushQuote(kept, q.excerpt, q.citation);
+  return kept.map((q) => ({ excerpt: q.text, citation: q.citation }));
 }
 
 /** The warnings of a step: the general one, then the manual's own for the steps it stands for. */

@@ -14,8 +14,26 @@ export function addQuote(
 ): void {
   const list = map.get(id) ?? [];
   map.set(id, list);
-  if (!citation) return;
-  if (!list.some((q) => q.text === text && sameCitation(q.citation, citation))) list.push({ text, citation });
+  if (citation) pushQuote(list, text, citation);
+}
+
+/**
+ * Adds a quote to a list unless the list already holds its words on the same page. A sentence quoted
+ * within a longer quote of the same page adds nothing (the reader would see the same words twice: a
+ * range's sentence and the procedure step that holds it), so the longer quote stands for both, in the
+ * place of the first of them.
+ */
+export function pushQuote(list: Quote[], text: string, citation: Citation): void {
+  if (list.some((q) => sameCitation(q.citation, citation) && q.text.includes(text))) return;
+  const within = list.findIndex((q) => sameCitation(q.citation, citation) && text.includes(q.text));
+  if (within < 0) {
+    list.push({ text, citation });
+    return;
+  }
+  list[within] = { text, citation };
+  for (let i = list.length - 1; i > within; i--) {
+    if (sameCitation(list[i]!.citation, citation) && text.includes(list[i]!.text)) list.splice(i, 1);
+  }
 }
 
 export function sameCitation(a: Citation, b: Citation): boolean {
