@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { jsonFlag } from '../../src/cli/client-command.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { formatSession, valueText } from '../../src/cli/format-session.js';
+import { formatSession, recordedText } from '../../src/cli/format-session.js';
 import { commandLineAnswer, SessionCommand, sessionSourceFlags } from '../../src/cli/session-command.js';
 
 export default class SessionRespond extends SessionCommand {
@@ -44,7 +44,12 @@ export default class SessionRespond extends SessionCommand {
       const session = await client.respond(args.id, answer);
       if (flags.json) this.printJson(session);
       else {
-        const recorded = answer.unknown ? "can't check" : valueText(answer.value!, pending ?? undefined);
+        const recorded = recordedText(
+          session,
+          answer.action_id,
+          answer.unknown ? { unknown: true } : { value: answer.value! },
+          pending ?? undefined,
+        );
         this.print(this.style.dim(`Recorded: ${recorded}`));
         const previous = new Map(before.hypotheses.map((h) => [h.id, h.probability]));
         this.print(formatSession(session, this.style, { previous }));

@@ -182,6 +182,23 @@ export function valueText(value: ResponseValue, action?: Pick<NextAction, 'expec
   return choice ? choice.label : value;
 }
 
+/**
+ * What the session recorded for the step just answered, as the technician should read it back: a
+ * reading given in another unit shows converted, with what was typed beside it. `typed` is what was
+ * sent, shown when the session's last entry is not that step (it cannot be read back).
+ */
+export function recordedText(
+  session: Pick<Session, 'history'>,
+  actionId: string,
+  typed: { unknown: true } | { value: ResponseValue },
+  action?: Pick<NextAction, 'expected'>,
+): string {
+  if ('unknown' in typed) return "can't check";
+  const last = session.history[session.history.length - 1];
+  if (!last || last.action_id !== actionId) return valueText(typed.value, action);
+  return `${valueText(last.value, last)}${last.given ? ` (given as ${last.given})` : ''}`;
+}
+
 /** Readings taken from the description, as the session weighs them. */
 export function formatStated(list: StatedReading[], style: Style): Lines {
   const out = new Lines(style);

@@ -6,6 +6,7 @@ import {
   formatHypotheses,
   formatOutcome,
   formatStated,
+  recordedText,
   valueText,
 } from './format-session.js';
 import type { LineInput } from './line-input.js';
@@ -222,14 +223,12 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
               : { action_id: action.id, value: typed.value };
           const before = session;
           session = await client.respond(session.id, answer);
-          // As the session recorded it: a reading given in another unit shows converted.
-          const last = session.history[session.history.length - 1];
-          const recorded =
-            typed.kind === 'unknown'
-              ? "can't check"
-              : last && last.action_id === action.id
-                ? `${valueText(last.value, last)}${last.given ? ` (given as ${last.given})` : ''}`
-                : valueText(typed.value, action);
+          const recorded = recordedText(
+            session,
+            action.id,
+            typed.kind === 'unknown' ? { unknown: true } : { value: typed.value },
+            action,
+          );
           o.print(style.dim(`Recorded: ${recorded}`));
           previous = probabilities(before);
           continue;

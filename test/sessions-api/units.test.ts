@@ -145,6 +145,28 @@ describe('readings with units', () => {
       });
       const summary = await run(['session', 'summary', s.id, ...common.filter((a) => a !== '--json')]);
       expect(summary.stdout).toContain('0.0138 bar (given as 0.2 psi)');
+      // Answered in text mode, the reading is read back as recorded: converted, with what was typed.
+      const text = common.filter((a) => a !== '--json');
+      const again = await run([
+        'session',
+        'start',
+        '-b',
+        'Demotherm',
+        '-m',
+        'DT-AW080-M',
+        '-c',
+        'E9',
+        ...common,
+      ]);
+      const told = await run([
+        'session',
+        'respond',
+        (JSON.parse(again.stdout) as Session).id,
+        '20 psi',
+        ...text,
+      ]);
+      expect(told.status, told.stderr).toBe(0);
+      expect(told.stdout).toContain('Recorded: 1.379 bar (given as 20 psi)');
       // An unknown brand, interactively: said once, then the kind asked in plain words, and a session runs.
       const unknown = await run(
         ['troubleshoot', '--bundle', bundle.bundle, '--state', path.join(home, 'state.sqlite')],
