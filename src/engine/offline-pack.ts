@@ -17,6 +17,16 @@ import type { CorpusView } from './corpus.js';
 import { ServiceError } from './errors.js';
 import type { Knowledge } from './sessions/knowledge-schema.js';
 
+/**
+ * Bytes of built packs kept by default. A pack is cut in a fraction of a second to about a second (a
+ * manual of the shared corpus, BENCHMARKS.md "Field app and offline packs") and weighs 4 to 14 MB; each
+ * distinct set of manuals is another pack, so a client naming many selections filled the former 512 MiB
+ * bound with packs asked once, on top of a server meant to stay under 400 MB. 32 MiB keeps the few
+ * packs a fleet syncing at the same time asks for (concurrent asks for one selection share one cut in
+ * any case) and leaves the rest to be cut again (BENCHMARKS.md, "Offline packs kept by the server").
+ */
+const CACHE_BYTES = 32 * 2 ** 20;
+
 interface BuiltPack {
   meta: OfflinePackMeta;
   data: Buffer;
@@ -40,7 +50,7 @@ export class OfflinePackService {
     private readonly options: { cacheBytes?: number; knowledge?: () => Knowledge } = {},
   ) {
     this.built = new LRUCache({
-      maxSize: options.cacheBytes ?? 512 * 2 ** 20,
+      maxSize: Math.max(1, options.cacheBytes ?? CACHE_BYTES),
       sizeCalculation: (p) => Math.max(1, p.data.length),
     });
   }
