@@ -12,15 +12,13 @@
  * of documents is another pack, so a client naming many selections fills that cache: the peak RSS above
  * the server's start and the sum of the distinct packs' bytes say how much of it stays resident.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BundleReader } from '../src/bundle/reader.js';
 import { projectPath } from '../src/project-path.js';
-import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { machineLine } from './machine.js';
+import { startServeProcess } from './serve-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -77,41 +75,16 @@ interface Step {
 async function main(): Promise<void> {
   const limit = Number(values.selections);
   const repeat = Number(values.repeat);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-pack-cache-'));
-  const stateFile = path.join(dir, 'state.sqlite');
-  const store = new SqliteStateStore(stateFile);
-  const account = await store.createAccount({
-    name: 'packs',
-    quota_limit: null,
-    rate_limit_per_minute: null,
-  });
-  const { secret } = await store.createKey(account.id, 'test');
-  await store.close();
-  const env = { ...process.env };
-  for (const kv of values.env) {
-    const at = kv.indexOf('=');
-    env[kv.slice(0, at)] = kv.slice(at + 1);
-  }
-  const out = fs.openSync('/dev/null', 'w');
-  const server: ChildProcess = spawn(
-    process.execPath,
-    [projectPath('bin', 'run.js'), 'serve', '--bundle', values.bundle, '--state', stateFile, '--port', '0'],
-    { stdio: ['ignore', out, 'pipe'], env },
+  const { server, base, authorization, stop } = await startServeProcess(
+    values.bundle,
+    'pack-cache',
+    values.env,
   );
   try {
-    let err = '';
-    const base = await new Promise<string>((resolve, reject) => {
-      server.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        const m = /at (http:\/\/\S+)/.exec(err);
-        if (m) resolve(m[1]!);
-      });
-      server.on('exit', () => reject(new Error(`serve exited: ${err}`)));
-    });
     const ask = async (models: string[]): Promise<Step> => {
       const t0 = performance.now();
       const res = await fetch(`${base}/v1/offline-pack?models=${encodeURIComponent(models.join(','))}`, {
-        headers: { authorization: `Bearer ${secret}` },
+        headers: { authorization },
       });
       const body = Buffer.from(await res.arrayBuffer());
       return {
@@ -169,9 +142,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stop();
   }
 }
 

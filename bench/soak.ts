@@ -22,16 +22,14 @@
  * and on a shared machine only runs side by side compare.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { seededRandom as seeded } from '../pipeline/demo/seeded-random.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { projectPath } from '../src/project-path.js';
-import { SqliteStateStore } from '../src/state/sqlite-store.js';
 import { machineLine } from './machine.js';
+import { startServeProcess } from './serve-process.js';
 
 interface Sample {
   seconds: number;
@@ -267,35 +265,8 @@ function slope(samples: Sample[]): number {
 }
 
 async function main(): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heatsource-soak-'));
-  const stateFile = path.join(dir, 'state.sqlite');
-  const store = new SqliteStateStore(stateFile);
-  const account = await store.createAccount({ name: 'soak', quota_limit: null, rate_limit_per_minute: null });
-  const { secret } = await store.createKey(account.id, 'test');
-  await store.close();
   const corpus = readCorpus(values.bundle);
-  const env = { ...process.env };
-  for (const kv of values.env) {
-    const at = kv.indexOf('=');
-    env[kv.slice(0, at)] = kv.slice(at + 1);
-  }
-  const bin = projectPath('bin', 'run.js');
-  const out = fs.openSync('/dev/null', 'w');
-  const server: ChildProcess = spawn(
-    process.execPath,
-    [bin, 'serve', '--bundle', values.bundle, '--state', stateFile, '--port', '0'],
-    { stdio: ['ignore', out, 'pipe'], env },
-  );
-  let err = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    server.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /at (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    server.on('exit', () => reject(new Error(`serve exited: ${err}`)));
-  });
-  const authorization = `Bearer ${secret}`;
+  const { server, base, authorization, stop } = await startServeProcess(values.bundle, 'soak', values.env);
   const next = mix(corpus, seeded(16), !values['without-snapshots']);
   const started = Date.now();
   const end = started + minutes * 60_000;
@@ -360,9 +331,7 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
   clearInterval(sampler);
   await sample();
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-  fs.rmSync(dir, { recursive: true, force: true });
+  await stop();
 
   const elapsed = (Date.now() - started) / 1000;
   const peak = Math.max(...samples.map((s) => s.rssMb));

@@ -120,17 +120,9 @@ describe('readings with units', () => {
     const run = (args: string[], input = '') => runCliAsync(args, { input, env: freshUserEnv(home) });
     try {
       const common = ['--bundle', bundle.bundle, '--state', path.join(home, 'state.sqlite'), '--json'];
-      const start = await run([
-        'session',
-        'start',
-        '-b',
-        'Demotherm',
-        '-m',
-        'DT-AW080-M',
-        '-c',
-        'E9',
-        ...common,
-      ]);
+      const startE9 = () =>
+        run(['session', 'start', '-b', 'Demotherm', '-m', 'DT-AW080-M', '-c', 'E9', ...common]);
+      const start = await startE9();
       expect(start.status, start.stderr).toBe(0);
       const s = JSON.parse(start.stdout) as Session;
       const bad = await run(['session', 'respond', s.id, '3 furlongs', ...common]);
@@ -147,17 +139,7 @@ describe('readings with units', () => {
       expect(summary.stdout).toContain('0.0138 bar (given as 0.2 psi)');
       // Answered in text mode, the reading is read back as recorded: converted, with what was typed.
       const text = common.filter((a) => a !== '--json');
-      const again = await run([
-        'session',
-        'start',
-        '-b',
-        'Demotherm',
-        '-m',
-        'DT-AW080-M',
-        '-c',
-        'E9',
-        ...common,
-      ]);
+      const again = await startE9();
       const told = await run([
         'session',
         'respond',
