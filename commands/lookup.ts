@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { CliError, EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatDiagnostic, formatStrict, notCoveredLine } from '../src/cli/format-diagnostic.js';
@@ -14,10 +14,15 @@ export default class Lookup extends ClientCommand {
     `\n\n${EXIT_HELP}`;
   static override examples = [
     '<%= config.bin %> lookup --brand Demotherm --model DT-AW080-M --code E9',
+    '<%= config.bin %> lookup -b Demotherm -m DT-AW080-M E9',
     '<%= config.bin %> lookup -b Demotherm -m DT-AW080-M -c E9 --strict',
     '<%= config.bin %> lookup --brand Demotherm --code E9 --json | jq .follow_up_questions',
     '<%= config.bin %> lookup --brand Demotherm --model DT-AW080-M --code E9 --url https://hs.example.com --key ak_live_…',
   ];
+  // The code may also come last, as technicians type it after the unit (`lookup -b X -m Y E9`).
+  static override args = {
+    code: Args.string({ description: 'error code as shown on the display (or give it with --code)' }),
+  };
   static override flags = {
     brand: Flags.string({
       char: 'b',
@@ -25,7 +30,10 @@ export default class Lookup extends ClientCommand {
       required: true,
     }),
     model: Flags.string({ char: 'm', description: 'model from the nameplate' }),
-    code: Flags.string({ char: 'c', description: 'error code as shown on the display', required: true }),
+    code: Flags.string({
+      char: 'c',
+      description: 'error code as shown on the display (or as the last argument)',
+    }),
     strict: Flags.boolean({ description: 'answer only from an approved manual of the exact model' }),
     language: Flags.string({ char: 'l', description: 'preferred manual language (ISO 639-1, e.g. en)' }),
     ...jsonFlag,
@@ -33,7 +41,13 @@ export default class Lookup extends ClientCommand {
   };
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(Lookup);
+    const { args, flags: given } = await this.parse(Lookup);
+    if (given.code !== undefined && args.code !== undefined && given.code !== args.code)
+      throw new CliError(`two codes given: --code ${given.code} and ${args.code}; give one`, EXIT.usage);
+    const code = given.code ?? args.code;
+    if (code === undefined)
+      throw new CliError('give the error code: --code E9, or as the last argument', EXIT.usage);
+    const flags = { ...given, code };
     await this.withClient(flags, async (client) => {
       const language = flags.language ? { language: flags.language } : {};
       if (flags.strict) {

@@ -36,6 +36,31 @@ describe('errors in our own words', () => {
     expect(none.stderr).not.toMatch(/›|Error:/);
   });
 
+  it('lookup takes the code as its last argument too; none, or two that differ, is a usage error', async () => {
+    const last = await heatsource(['lookup', '-b', 'Demotherm', '-m', 'DT-AW080-M', 'E9', '--bundle', demo]);
+    const flag = await heatsource([
+      'lookup',
+      '-b',
+      'Demotherm',
+      '-m',
+      'DT-AW080-M',
+      '-c',
+      'E9',
+      '--bundle',
+      demo,
+    ]);
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stdout).toContain('E9 · Water flow error');
+    expect(last.stdout).toBe(flag.stdout);
+    const none = await heatsource(['lookup', '-b', 'Demotherm', '-m', 'DT-AW080-M', '--bundle', demo]);
+    expect(none.code).toBe(2);
+    expect(oneLine(none.stderr)).toBe('heatsource: give the error code: --code E9, or as the last argument');
+    const two = await heatsource(['lookup', '-b', 'Demotherm', '-c', 'E9', 'E1', '--bundle', demo]);
+    expect(two.code).toBe(2);
+    expect(oneLine(two.stderr)).toBe('heatsource: two codes given: --code E9 and E1; give one');
+    expect(two.stdout).toBe('');
+  });
+
   it('a missing argument points at the help as it is typed, with a space', async () => {
     const r = await heatsource(['bundle', 'verify']);
     expect(r.code).toBe(2);
