@@ -250,10 +250,16 @@ describe.concurrent('usage and sources', () => {
   });
 
   it('a usage error names what is wrong, not only a header', async () => {
-    const r = await heatsource(on('lookup', '--brand', 'Demotherm'));
+    const r = await heatsource(on('lookup', '--code', 'E9'));
     expect(r.code).toBe(2);
-    expect(oneLine(r.stderr)).toMatch(/missing required flag code/i);
+    expect(oneLine(r.stderr)).toMatch(/missing required flag brand/i);
     expect(r.stderr).not.toMatch(/following errors? occurred/i);
+    // The code may come as a flag or last: without either, the line says both ways of giving it.
+    const noCode = await heatsource(on('lookup', '--brand', 'Demotherm'));
+    expect(noCode.code).toBe(2);
+    expect(oneLine(noCode.stderr)).toBe(
+      'heatsource: give the error code: --code E9, or as the last argument',
+    );
   });
 
   it('a bundle that cannot be opened exits 4; HEATSOURCE_BUNDLE chooses the bundle', async () => {
