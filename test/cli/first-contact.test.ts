@@ -37,22 +37,13 @@ describe('errors in our own words', () => {
   });
 
   it('lookup takes the code as its last argument too; none, or two that differ, is a usage error', async () => {
-    const last = await heatsource(['lookup', '-b', 'Demotherm', '-m', 'DT-AW080-M', 'E9', '--bundle', demo]);
-    const flag = await heatsource([
-      'lookup',
-      '-b',
-      'Demotherm',
-      '-m',
-      'DT-AW080-M',
-      '-c',
-      'E9',
-      '--bundle',
-      demo,
-    ]);
+    const unit = ['lookup', '-b', 'Demotherm', '-m', 'DT-AW080-M', '--bundle', demo];
+    const last = await heatsource([...unit, 'E9']);
+    const flag = await heatsource([...unit, '-c', 'E9']);
     expect(last.code, last.stderr).toBe(0);
     expect(last.stdout).toContain('E9 · Water flow error');
     expect(last.stdout).toBe(flag.stdout);
-    const none = await heatsource(['lookup', '-b', 'Demotherm', '-m', 'DT-AW080-M', '--bundle', demo]);
+    const none = await heatsource(unit);
     expect(none.code).toBe(2);
     expect(oneLine(none.stderr)).toBe('heatsource: give the error code: --code E9, or as the last argument');
     const two = await heatsource(['lookup', '-b', 'Demotherm', '-c', 'E9', 'E1', '--bundle', demo]);
