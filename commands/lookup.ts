@@ -3,6 +3,7 @@ import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.
 import { CliError, EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatDiagnostic, formatStrict, notCoveredLine } from '../src/cli/format-diagnostic.js';
 import { closestNames } from '../src/cli/suggest.js';
+import { codeKey } from '../src/text/normalise.js';
 
 export default class Lookup extends ClientCommand {
   static override summary = 'What an error code means for a unit, from its manual, with the page.';
@@ -42,7 +43,8 @@ export default class Lookup extends ClientCommand {
 
   async run(): Promise<void> {
     const { args, flags: given } = await this.parse(Lookup);
-    if (given.code !== undefined && args.code !== undefined && given.code !== args.code)
+    // The same code written twice (`-c E9 e9`) is one code: codes are matched by their key.
+    if (given.code !== undefined && args.code !== undefined && codeKey(given.code) !== codeKey(args.code))
       throw new CliError(`two codes given: --code ${given.code} and ${args.code}; give one`, EXIT.usage);
     const code = given.code ?? args.code;
     if (code === undefined)

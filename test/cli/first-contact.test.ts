@@ -43,6 +43,10 @@ describe('errors in our own words', () => {
     expect(last.code, last.stderr).toBe(0);
     expect(last.stdout).toContain('E9 · Water flow error');
     expect(last.stdout).toBe(flag.stdout);
+    // The same code twice, whatever its case, is one code.
+    const same = await heatsource([...unit, '-c', 'E9', 'e9']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toBe(flag.stdout);
     const none = await heatsource(unit);
     expect(none.code).toBe(2);
     expect(oneLine(none.stderr)).toBe('heatsource: give the error code: --code E9, or as the last argument');
