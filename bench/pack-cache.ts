@@ -12,13 +12,12 @@
  * of documents is another pack, so a client naming many selections fills that cache: the peak RSS above
  * the server's start and the sum of the distinct packs' bytes say how much of it stays resident.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BundleReader } from '../src/bundle/reader.js';
 import { projectPath } from '../src/project-path.js';
 import { machineLine } from './machine.js';
-import { startServeProcess } from './serve-process.js';
+import { rssMb, startServeProcess } from './serve-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,11 +28,6 @@ const { values } = parseArgs({
     env: { type: 'string', multiple: true, default: [] },
   },
 });
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 /** Model names whose manuals differ, in a fixed order: each alone, then pairs, up to `limit`. */
 function selections(bundle: string, limit: number): string[][] {

@@ -66,3 +66,13 @@ export async function startServeProcess(
     throw err;
   }
 }
+
+/** A process's resident memory in MB, from /proc; 0 once it has exited. */
+export function rssMb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0; // it exited meanwhile
+  }
+}

@@ -29,7 +29,7 @@ import { seededRandom as seeded } from '../pipeline/demo/seeded-random.js';
 import { BundleReader } from '../src/bundle/reader.js';
 import { projectPath } from '../src/project-path.js';
 import { machineLine } from './machine.js';
-import { startServeProcess } from './serve-process.js';
+import { rssMb, startServeProcess } from './serve-process.js';
 
 interface Sample {
   seconds: number;
@@ -166,16 +166,6 @@ function mix(corpus: Corpus, random: () => number, snapshots: boolean): () => Ca
       body: { brand: c.brand, model: c.model, equipment: 'air_water', error_code: c.code },
     };
   };
-}
-
-function rssMb(pid: number): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return kb / 1024;
-  } catch {
-    return 0; // it exited meanwhile
-  }
 }
 
 function pssMb(pid: number): number {
