@@ -253,7 +253,13 @@ export function formatOutcome(outcome: SessionOutcome, style: Style): Lines {
   if (outcome.repair_plan.length > 0) {
     out.para('Repairs still to try, most worthwhile first:', '  ');
     outcome.repair_plan.slice(0, 5).forEach((r, i) => {
-      out.para(r.label, `    ${i + 1}. `);
+      // A part is never proposed on a lead alone: whoever takes the job on confirms it first.
+      const first = r.part_swap
+        ? ' (only once a check confirms the part)'
+        : r.reading_first
+          ? ` (only after this reading: ${r.reading_first.label.toLowerCase()})`
+          : '';
+      out.para(`${r.label}${first}`, `    ${i + 1}. `);
     });
   }
   if (outcome.quotes && outcome.quotes.length > 0) addQuotes(out, outcome.quotes, style, '  ');

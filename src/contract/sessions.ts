@@ -202,7 +202,21 @@ export const SessionOutcome = z
       .describe('The remedy to carry out or the escalation to make'),
     escalation: EscalationTarget.nullable(),
     repair_plan: z
-      .array(z.object({ id: z.string(), label: z.string() }))
+      .array(
+        z.object({
+          id: z.string(),
+          label: z.string(),
+          part_swap: z
+            .boolean()
+            .describe('Replaces a part: to be done only once a check has confirmed that part'),
+          reading_first: z
+            .object({ id: z.string(), label: z.string() })
+            .nullable()
+            .describe(
+              'The reading to take before this repair, which brings it back into range (a top-up waits for the gauge); null when it has been read',
+            ),
+        }),
+      )
       .describe('Remaining repairs by probability over cost, when no cause was found'),
     citations: z.array(Citation),
     quotes: z.array(ManualQuote).describe("The manual's words behind each citation"),

@@ -379,6 +379,15 @@ describe('undo, close and summary', () => {
     expect(s.outcome!.action?.kind).toBe('escalate');
     expect(s.outcome!.repair_plan.length).toBeGreaterThan(0);
     for (const r of s.outcome!.repair_plan) expect(r.label.length).toBeGreaterThan(0);
+    // Each repair left says what must come first: a part swap a check that confirms the part, a top-up
+    // the gauge, which went unread here.
+    const plan = new Map(s.outcome!.repair_plan.map((r) => [r.id, r]));
+    expect(plan.get('replace_flow_switch')).toMatchObject({ part_swap: true, reading_first: null });
+    expect(plan.get('open_isolation_valves')).toMatchObject({ part_swap: false, reading_first: null });
+    expect(plan.get('top_up_water_pressure')).toMatchObject({
+      part_swap: false,
+      reading_first: { id: 'read_water_pressure', label: 'Read the water pressure' },
+    });
     // The leader holds a third of the belief here: it is named as the suspect, with its probability.
     const leader = s.hypotheses.find((h) => h.source !== 'residual')!;
     expect(leader.probability).toBeGreaterThan(0.3);

@@ -267,6 +267,12 @@ describe('heatsource troubleshoot', () => {
     expect(r.stdout).toMatch(/Escalate: manufacturer service/);
     expect(r.stdout).toContain('Why: readings unavailable');
     expect(r.stdout).toContain('hand the job on with what is known');
+    // The repairs left say what comes before them: the part swaps a check, the top-up the gauge.
+    expect(r.stdout).toMatch(/\d\. Replace the flow switch \(only once a check confirms the part\)/);
+    expect(r.stdout).toMatch(
+      /\d\. Top up the water pressure \(only after this reading: read the water pressure\)/,
+    );
+    expect(r.stdout).toMatch(/\d\. Open the isolation valves\n/);
   }, 60_000);
 
   it('leaves a session open on quit and resumes it in a later process', async () => {

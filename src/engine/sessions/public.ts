@@ -13,9 +13,9 @@ import type {
   StatedReading,
 } from '../../contract/sessions.js';
 import type { Labels } from './knowledge-schema.js';
-import { RESIDUAL_ID } from './model.js';
+import { RESIDUAL_ID, readingActionOf } from './model.js';
 import { pushQuote, sameCitation } from './quotes.js';
-import { posteriorsByTurn, statedInForce } from './session.js';
+import { posteriorsByTurn, quantitiesWithValue, statedInForce } from './session.js';
 import type { ModelAction, Quote, SessionState } from './types.js';
 
 export type Language = 'en' | 'fr';
@@ -132,6 +132,27 @@ function actionById(state: SessionState, id: string): ModelAction {
   return state.model.actions.find((a) => a.id === id)!;
 }
 
+/**
+ * The repairs a hand-on leaves, each with what must come before it: a part swap waits for a check that
+ * confirms the part, and a repair that brings a reading back into range (a top-up) for that reading.
+ */
+function repairPlanOf(state: SessionState, ids: string[], lang: Language): SessionOutcome['repair_plan'] {
+  const read = ids.length > 0 ? quantitiesWithValue(state) : new Set<string>();
+  return ids.map((id) => {
+    const step = actionById(state, id);
+    const reading =
+      step.restores && !read.has(step.restores)
+        ? readingActionOf(state.model.actions, step.restores)
+        : undefined;
+    return {
+      id,
+      label: text(step.label, lang),
+      part_swap: step.replacement === true,
+      reading_first: reading ? { id: reading.id, label: text(reading.label, lang) } : null,
+    };
+  });
+}
+
 const BAND_LABELS: Record<string, Labels> = {
   zero: { en: 'Zero', fr: 'Nul' },
   low: { en: 'Low', fr: 'Bas' },
@@ -211,7 +232,7 @@ function outcomeOf(state: SessionState, lang: Language): SessionOutcome | undefi
         }
       : null,
     escalation: o.escalation,
-    repair_plan: o.repair_plan.map((id) => ({ id, label: text(actionById(state, id).label, lang) })),
+    repair_plan: repairPlanOf(state, o.repair_plan, lang),
     citations: uniqueCitations([
       cause?.citations ?? [],
       action?.citations ?? [],

@@ -150,6 +150,11 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
   };
 }
 
+/** The quantities the session has a value for: read on site, given at the start, or stated. */
+export function quantitiesWithValue(state: SessionState): Set<string> {
+  return new Set(replay(state).quantityReliability.keys());
+}
+
 /** The posterior after each answer of the history, as the session weighed it. */
 export function posteriorsByTurn(state: SessionState): Distribution[] {
   const trail: Distribution[] = [];
