@@ -1,8 +1,10 @@
 import { HeatsourceError } from '@heatsource/sdk';
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { argsOrFlags } from '../src/cli/arg-or-flag.js';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatErrorCode } from '../src/cli/format-catalog.js';
+import { codeKey } from '../src/text/normalise.js';
 
 export default class Code extends ClientCommand {
   static override summary = 'Every manual of a brand that documents an error code.';
@@ -13,15 +15,43 @@ export default class Code extends ClientCommand {
   static override examples = [
     '<%= config.bin %> code Demotherm E9',
     '<%= config.bin %> code "Demo Therm" e9 --json',
+    '<%= config.bin %> code -b Demotherm -c E9',
   ];
+  // Brand and code as arguments, or with the flags `lookup` and `troubleshoot` take (`-b`, `-c`).
   static override args = {
-    brand: Args.string({ description: 'manufacturer', required: true }),
-    code: Args.string({ description: 'error code as shown on the display', required: true }),
+    brand: Args.string({ description: 'manufacturer (or give it with --brand)' }),
+    code: Args.string({ description: 'error code as shown on the display (or give it with --code)' }),
   };
-  static override flags = { ...jsonFlag, ...sourceFlags };
+  static override flags = {
+    brand: Flags.string({ char: 'b', description: 'manufacturer, as printed or commonly called' }),
+    code: Flags.string({ char: 'c', description: 'error code as shown on the display' }),
+    ...jsonFlag,
+    ...sourceFlags,
+  };
 
   async run(): Promise<void> {
-    const { args, flags } = await this.parse(Code);
+    const { args: given, flags } = await this.parse(Code);
+    const args = argsOrFlags(
+      [
+        {
+          key: 'brand',
+          name: 'brand',
+          flag: '--brand',
+          example: 'Demotherm',
+          position: 'the first argument',
+        },
+        {
+          key: 'code',
+          name: 'error code',
+          flag: '--code',
+          example: 'E9',
+          position: 'the last argument',
+          same: (a, b) => codeKey(a) === codeKey(b),
+        },
+      ],
+      [given.brand, given.code],
+      flags,
+    );
     await this.withClient(flags, async (client) => {
       try {
         const r = await client.getErrorCode({ brand: args.brand, code: args.code });

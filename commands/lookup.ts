@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import { argOrFlag } from '../src/cli/arg-or-flag.js';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { CliError, EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatDiagnostic, formatStrict, notCoveredLine } from '../src/cli/format-diagnostic.js';
@@ -44,11 +45,12 @@ export default class Lookup extends ClientCommand {
   async run(): Promise<void> {
     const { args, flags: given } = await this.parse(Lookup);
     // The same code written twice (`-c E9 e9`) is one code: codes are matched by their key.
-    if (given.code !== undefined && args.code !== undefined && codeKey(given.code) !== codeKey(args.code))
-      throw new CliError(`two codes given: --code ${given.code} and ${args.code}; give one`, EXIT.usage);
-    const code = given.code ?? args.code;
-    if (code === undefined)
-      throw new CliError('give the error code: --code E9, or as the last argument', EXIT.usage);
+    const code = argOrFlag(
+      { name: 'error code', flag: '--code', example: 'E9', position: 'the last argument' },
+      args.code,
+      given.code,
+      (a, b) => codeKey(a) === codeKey(b),
+    );
     const flags = { ...given, code };
     await this.withClient(flags, async (client) => {
       const language = flags.language ? { language: flags.language } : {};

@@ -1,5 +1,6 @@
 import { HeatsourceError } from '@heatsource/sdk';
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { argsOrFlags } from '../src/cli/arg-or-flag.js';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatProduct } from '../src/cli/format-catalog.js';
@@ -13,15 +14,42 @@ export default class Product extends ClientCommand {
   static override examples = [
     '<%= config.bin %> product Demotherm DT-AW080-M',
     '<%= config.bin %> product Demotherm dt-sa25-wi --json',
+    '<%= config.bin %> product -b Demotherm -m DT-AW080-M',
   ];
+  // Brand and model as arguments, or with the flags `lookup` and `troubleshoot` take (`-b`, `-m`).
   static override args = {
-    brand: Args.string({ description: 'manufacturer', required: true }),
-    model: Args.string({ description: 'model from the nameplate', required: true }),
+    brand: Args.string({ description: 'manufacturer (or give it with --brand)' }),
+    model: Args.string({ description: 'model from the nameplate (or give it with --model)' }),
   };
-  static override flags = { ...jsonFlag, ...sourceFlags };
+  static override flags = {
+    brand: Flags.string({ char: 'b', description: 'manufacturer, as printed or commonly called' }),
+    model: Flags.string({ char: 'm', description: 'model from the nameplate' }),
+    ...jsonFlag,
+    ...sourceFlags,
+  };
 
   async run(): Promise<void> {
-    const { args, flags } = await this.parse(Product);
+    const { args: given, flags } = await this.parse(Product);
+    const args = argsOrFlags(
+      [
+        {
+          key: 'brand',
+          name: 'brand',
+          flag: '--brand',
+          example: 'Demotherm',
+          position: 'the first argument',
+        },
+        {
+          key: 'model',
+          name: 'model',
+          flag: '--model',
+          example: 'DT-AW080-M',
+          position: 'the last argument',
+        },
+      ],
+      [given.brand, given.model],
+      flags,
+    );
     await this.withClient(flags, async (client) => {
       try {
         const r = await client.getProduct({ brand: args.brand, model: args.model });

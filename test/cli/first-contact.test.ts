@@ -52,8 +52,57 @@ describe('errors in our own words', () => {
     expect(oneLine(none.stderr)).toBe('heatsource: give the error code: --code E9, or as the last argument');
     const two = await heatsource(['lookup', '-b', 'Demotherm', '-c', 'E9', 'E1', '--bundle', demo]);
     expect(two.code).toBe(2);
-    expect(oneLine(two.stderr)).toBe('heatsource: two codes given: --code E9 and E1; give one');
+    expect(oneLine(two.stderr)).toBe('heatsource: two error codes given: --code E9 and E1; give one');
     expect(two.stdout).toBe('');
+  });
+
+  it('code and product take the brand, the code and the model as flags too, as lookup does', async () => {
+    const src = ['--bundle', demo];
+    const positional = await heatsource(['code', 'Demotherm', 'E9', ...src]);
+    expect(positional.code, positional.stderr).toBe(0);
+    expect(positional.stdout).toContain('E9');
+    for (const form of [
+      ['code', '-b', 'Demotherm', 'E9'],
+      ['code', '-b', 'Demotherm', '-c', 'E9'],
+      ['code', '-c', 'e9', 'Demotherm'],
+      ['code', '--brand', 'Demotherm', '--code', 'E9', 'E9'],
+    ]) {
+      const r = await heatsource([...form, ...src]);
+      expect(r.code, `${form.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toBe(positional.stdout);
+    }
+    const product = await heatsource(['product', 'Demotherm', 'DT-AW080-M', ...src]);
+    expect(product.code, product.stderr).toBe(0);
+    expect(product.stdout).toContain('DT-AW080-M');
+    for (const form of [
+      ['product', '-b', 'Demotherm', 'DT-AW080-M'],
+      ['product', '-b', 'Demotherm', '-m', 'DT-AW080-M'],
+      ['product', '-m', 'DT-AW080-M', 'Demotherm'],
+    ]) {
+      const r = await heatsource([...form, ...src]);
+      expect(r.code, `${form.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toBe(product.stdout);
+    }
+    // Missing, given twice differently, or one too many: a usage error in one line, exit 2.
+    const cases: [string[], string][] = [
+      [['code', '-b', 'Demotherm'], 'heatsource: give the error code: --code E9, or as the last argument'],
+      [['code'], 'heatsource: give the brand: --brand Demotherm, or as the first argument'],
+      [
+        ['code', '-b', 'Demotherm', '-c', 'E9', 'E1'],
+        'heatsource: two error codes given: --code E9 and E1; give one',
+      ],
+      [
+        ['product', '-b', 'Demotherm'],
+        'heatsource: give the model: --model DT-AW080-M, or as the last argument',
+      ],
+      [['product', '-b', 'Demotherm', 'DT-AW080-M', 'extra'], 'heatsource: one argument too many: extra'],
+    ];
+    for (const [args, line] of cases) {
+      const r = await heatsource([...args, ...src]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(oneLine(r.stderr)).toBe(line);
+      expect(r.stdout).toBe('');
+    }
   });
 
   it('a missing argument points at the help as it is typed, with a space', async () => {

@@ -45,10 +45,10 @@ describe('help and version', () => {
   });
 
   it('a missing argument is named with its description, on one line, exit 2', async () => {
-    const r = await heatsource(['code', 'Demotherm', '--bundle', demo]);
+    const r = await heatsource(['snapshot', 'demotherm-aquafield-monobloc-service-en', '--bundle', demo]);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toMatch(
-      /^heatsource: missing argument CODE \(.+\); see heatsource code --help$/,
+      /^heatsource: missing argument PAGE \(.+\); see heatsource snapshot --help$/,
     );
   });
 });
