@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { CliError, EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatSearch } from '../src/cli/format-catalog.js';
+import { notCoveredLine } from '../src/cli/format-diagnostic.js';
 
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
@@ -54,9 +55,15 @@ export default class Search extends ClientCommand {
         return r.results.length > 0 ? EXIT.ok : EXIT.notFound;
       }
       if (r.results.length === 0) {
-        const hints = flags.brand ? await this.brandSuggestions(client, flags.brand) : [];
-        const why = hints.length > 0 ? ` (no brand “${flags.brand}”; did you mean ${hints.join(', ')}?)` : '';
-        this.print(`No passage matches “${args.query}”${why}.`);
+        // A brand the corpus does not hold is the reason, not the words: said on stderr in one line, as
+        // `lookup` says it, with the brands there are.
+        const unknown = flags.brand ? await this.unknownBrand(client, flags.brand) : undefined;
+        if (unknown)
+          throw new CliError(
+            notCoveredLine({ kind: 'brand', typed: flags.brand! }, unknown.close, unknown.known),
+            EXIT.notFound,
+          );
+        this.print(`No passage matches “${args.query}”.`);
         return EXIT.notFound;
       }
       const next = r.next_cursor

@@ -105,6 +105,26 @@ describe('errors in our own words', () => {
     }
   });
 
+  it('a search narrowed to a brand the corpus lacks says so, not that no passage matches', async () => {
+    const src = ['--bundle', demo];
+    const acme = await heatsource(['search', "pression d'eau trop basse", '-b', 'Acme', ...src]);
+    expect(acme.code).toBe(3);
+    expect(oneLine(acme.stderr)).toBe(
+      'heatsource: no manual of brand “Acme” in the corpus; brands in the corpus: Demotherm',
+    );
+    expect(acme.stdout).toBe('');
+    const typo = await heatsource(['search', 'flow switch', '-b', 'Demoterm', ...src]);
+    expect(typo.code).toBe(3);
+    expect(oneLine(typo.stderr)).toBe(
+      'heatsource: no manual of brand “Demoterm” in the corpus; did you mean Demotherm?',
+    );
+    // A known brand whose manuals hold none of the words: the words are the reason.
+    const none = await heatsource(['search', 'zzqx', '-b', 'Demotherm', ...src]);
+    expect(none.code).toBe(3);
+    expect(none.stdout.trim()).toBe('No passage matches “zzqx”.');
+    expect(none.stderr).toBe('');
+  });
+
   it('a missing argument points at the help as it is typed, with a space', async () => {
     const r = await heatsource(['bundle', 'verify']);
     expect(r.code).toBe(2);
