@@ -55,14 +55,22 @@ export default class Search extends ClientCommand {
         return r.results.length > 0 ? EXIT.ok : EXIT.notFound;
       }
       if (r.results.length === 0) {
-        // A brand the corpus does not hold is the reason, not the words: said on stderr in one line, as
-        // `lookup` says it, with the brands there are.
-        const unknown = flags.brand ? await this.unknownBrand(client, flags.brand) : undefined;
-        if (unknown)
+        // A brand or model the corpus does not hold is the reason, not the words: said on stderr in one
+        // line, as `lookup` says it, with the brands there are.
+        if (flags.brand && r.unmatched_filters.includes('brand')) {
+          const { close, known } = await this.brandChoices(client, flags.brand);
           throw new CliError(
-            notCoveredLine({ kind: 'brand', typed: flags.brand! }, unknown.close, unknown.known),
+            notCoveredLine({ kind: 'brand', typed: flags.brand }, close, known),
             EXIT.notFound,
           );
+        }
+        if (flags.model && r.unmatched_filters.includes('model')) {
+          const scope = flags.brand ? ` of ${flags.brand}` : '';
+          throw new CliError(
+            `no manual${scope} in the corpus covers model “${flags.model}”; \`${this.config.bin} registry\` lists the models`,
+            EXIT.notFound,
+          );
+        }
         this.print(`No passage matches “${args.query}”.`);
         return EXIT.notFound;
       }

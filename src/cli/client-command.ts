@@ -107,24 +107,6 @@ export abstract class ClientCommand extends HeatsourceCommand {
     }
   }
 
-  /**
-   * For a brand the source does not know (by name or alias), the closest brands and every brand it knows;
-   * undefined when the brand is known, or on any failure (nothing is then said about it).
-   */
-  protected async unknownBrand(
-    client: HeatsourceClient,
-    brand: string,
-  ): Promise<{ close: string[]; known: string[] } | undefined> {
-    try {
-      const known = await this.knownBrands(client);
-      const typed = brand.trim().toLowerCase();
-      if (known.some((b) => [b.name, ...b.aliases].some((n) => n.toLowerCase() === typed))) return undefined;
-      return { close: closestNames(brand, known), known: known.map((b) => b.name) };
-    } catch {
-      return undefined;
-    }
-  }
-
   /** The brands closest to a typed one, and every brand the source knows (both empty on any failure). */
   protected async brandChoices(
     client: HeatsourceClient,

@@ -66,6 +66,11 @@ export const SearchResponse = z
     query: z.string(),
     results: z.array(SearchResult),
     next_cursor: z.string().nullable(),
+    unmatched_filters: z
+      .array(z.enum(['brand', 'model']))
+      .describe(
+        'Filters that name nothing the corpus holds (a brand it has no manual of, a model no manual covers): the reason there are no results',
+      ),
   })
   .meta({ id: 'SearchResponse' });
 export type SearchResponse = z.infer<typeof SearchResponse>;

@@ -89,9 +89,37 @@ export function searchChunks(reader: BundleReader, params: SearchQuery): SearchR
     .slice(offset, offset + limit)
     .map((r) => toResult(view, r, analyzed));
   const next = offset + limit < pages.length ? encodeCursor(offset + limit, fingerprint) : null;
-  const response = deepFreeze({ query: params.q, results, next_cursor: next });
+  const { unmatched } = scopeOf(view, brandKey, modelKey);
+  const response = deepFreeze({ query: params.q, results, next_cursor: next, unmatched_filters: unmatched });
   if (cache.admission.admit(responseKey)) cache.responses.set(responseKey, response);
   return response;
+}
+
+/**
+ * What the brand and model filters leave to search: the brand's name, the documents covering the model,
+ * and the filters that name nothing the corpus holds (then nothing is searched).
+ */
+function scopeOf(
+  view: CorpusView,
+  brandKey: string,
+  modelKey: string,
+): { brand?: string; documents?: Set<string>; unmatched: ('brand' | 'model')[] } {
+  let brand: string | undefined;
+  if (brandKey) {
+    brand = view.brandOf(brandKey);
+    if (!brand) return { unmatched: ['brand'] };
+  }
+  let documents: Set<string> | undefined;
+  if (modelKey) {
+    documents = new Set();
+    for (const b of brand ? [brand] : view.brands) {
+      for (const entry of view.modelIndexOf(b).get(modelKey) ?? []) {
+        for (const id of view.documentsOfModel(entry.model.id)) documents.add(id);
+      }
+    }
+    if (documents.size === 0) return { ...(brand ? { brand } : {}), unmatched: ['model'] };
+  }
+  return { ...(brand ? { brand } : {}), ...(documents ? { documents } : {}), unmatched: [] };
 }
 
 function rank(
@@ -102,22 +130,8 @@ function rank(
   modelKey: string,
   language: string,
 ): RankedPage[] {
-  let brand: string | undefined;
-  if (brandKey) {
-    brand = view.brandOf(brandKey);
-    if (!brand) return [];
-  }
-  let documents: Set<string> | undefined;
-  if (modelKey) {
-    documents = new Set();
-    for (const b of brand ? [brand] : view.brands) {
-      for (const entry of view.modelIndexOf(b).get(modelKey) ?? []) {
-        for (const id of view.documentsOfModel(entry.model.id)) documents.add(id);
-      }
-    }
-    if (documents.size === 0) return [];
-  }
-  if (analyzed.words.length === 0) return [];
+  const { brand, documents, unmatched } = scopeOf(view, brandKey, modelKey);
+  if (unmatched.length > 0 || analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
   const named = brand || documents ? undefined : namedDocuments(view, analyzed);
   const options = { named, titleTerms: titleTermsOf(view), modelWords: modelWords(view, analyzed) };

@@ -196,6 +196,24 @@ describe('GET /v1/search', () => {
     }
   });
 
+  it('says which filter names nothing the corpus holds, rather than only answering no results', async () => {
+    const of = async (query: string) => {
+      const res = await get(`/v1/search?q=flow%20switch&${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.json() as { results: unknown[]; unmatched_filters: string[] };
+    };
+    const brand = await of('brand=Acme');
+    expect(brand).toMatchObject({ results: [], unmatched_filters: ['brand'] });
+    const model = await of(`brand=${FIX.brand}&model=NOPE-1`);
+    expect(model).toMatchObject({ results: [], unmatched_filters: ['model'] });
+    const known = await of(`brand=${FIX.brand}`);
+    expect(known.results.length).toBeGreaterThan(0);
+    expect(known.unmatched_filters).toEqual([]);
+    // Known filters and words that match nothing: no filter is blamed.
+    const words = await get(`/v1/search?q=zzqx&brand=${FIX.brand}`);
+    expect(words.json()).toMatchObject({ results: [], unmatched_filters: [] });
+  });
+
   it('validates its query', async () => {
     const res = await get('/v1/search');
     expect(res.statusCode).toBe(400);

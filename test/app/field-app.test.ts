@@ -193,6 +193,16 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
     expect(await used()).toBe(before + 1);
   });
 
+  it('online, a search for a brand with no manual names the brand as the reason', async () => {
+    const form = page.locator('#search-form');
+    await form.getByLabel('Brand').fill('Acme');
+    await form.getByLabel('Search').fill(QUERY.q);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const state = page.locator('#search-result p.state');
+    await state.waitFor();
+    expect(await state.textContent()).toBe('No manual of brand “Acme” here.');
+  });
+
   it('keeps touch targets at least 44 px', async () => {
     const small = await page.evaluate(
       () =>

@@ -118,6 +118,11 @@ describe('errors in our own words', () => {
     expect(oneLine(typo.stderr)).toBe(
       'heatsource: no manual of brand “Demoterm” in the corpus; did you mean Demotherm?',
     );
+    const model = await heatsource(['search', 'flow switch', '-b', 'Demotherm', '-m', 'DT-XX999', ...src]);
+    expect(model.code).toBe(3);
+    expect(oneLine(model.stderr)).toBe(
+      'heatsource: no manual of Demotherm in the corpus covers model “DT-XX999”; `heatsource registry` lists the models',
+    );
     // A known brand whose manuals hold none of the words: the words are the reason.
     const none = await heatsource(['search', 'zzqx', '-b', 'Demotherm', ...src]);
     expect(none.code).toBe(3);

@@ -384,7 +384,10 @@ describe('searchChunks', () => {
       query: 'thermistor',
       results: [],
       next_cursor: null,
+      unmatched_filters: ['brand'],
     });
+    expect(coil.unmatched_filters).toEqual([]);
+    expect(alias.unmatched_filters).toEqual([]);
   });
 
   it('filters by model or alias, normalised; an unknown model gives no results', () => {
@@ -392,8 +395,15 @@ describe('searchChunks', () => {
     expect(new Set(byAlias.results.map((x) => x.document_id))).toEqual(new Set(['alpha-service-en']));
     const fr = search({ q: 'thermistor sonde', brand: 'Demotherm', model: 'FX-200' });
     expect(new Set(fr.results.map((x) => x.document_id))).toEqual(new Set(['alpha-installation-fr']));
-    expect(search({ q: 'thermistor', model: 'FX-999' }).results).toEqual([]);
-    expect(search({ q: 'thermistor', brand: 'Coldix', model: 'FX-100' }).results).toEqual([]);
+    expect(search({ q: 'thermistor', model: 'FX-999' })).toMatchObject({
+      results: [],
+      unmatched_filters: ['model'],
+    });
+    // A model of another brand than the one named is no model of that brand.
+    expect(search({ q: 'thermistor', brand: 'Coldix', model: 'FX-100' })).toMatchObject({
+      results: [],
+      unmatched_filters: ['model'],
+    });
   });
 
   it('filters by language', () => {

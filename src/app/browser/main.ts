@@ -183,9 +183,24 @@ async function lookup(input: Record<string, string>): Promise<void> {
   target.dataset.ms = (performance.now() - started).toFixed(2);
 }
 
-function renderResults(body: SearchResponse, pack: StoredPack | null, engine: OfflineEngine | null): Child[] {
+function renderResults(
+  body: SearchResponse,
+  pack: StoredPack | null,
+  engine: OfflineEngine | null,
+  brand?: string,
+): Child[] {
   const out: Child[] = [sourceNote(pack)];
-  if (body.results.length === 0) out.push(el('p', { class: 'state' }, 'No passage matches.'));
+  // A brand with no manual is the reason, not the words.
+  if (body.results.length === 0)
+    out.push(
+      el(
+        'p',
+        { class: 'state' },
+        brand && body.unmatched_filters.includes('brand')
+          ? `No manual of brand “${brand}” here.`
+          : 'No passage matches.',
+      ),
+    );
   const list = el('ol', { class: 'results' });
   for (const r of body.results) list.append(resultItem(r, engine));
   out.push(list);
@@ -224,7 +239,10 @@ async function search(input: Record<string, string>): Promise<void> {
     const res = await api(`/v1/search?${params}`);
     if (!res.ok) return show(target, el('p', { class: 'error' }, await problemText(res)));
     const kept = query.brand ? await packs.forBrand(query.brand) : null;
-    show(target, ...renderResults((await res.json()) as SearchResponse, null, kept?.engine ?? null));
+    show(
+      target,
+      ...renderResults((await res.json()) as SearchResponse, null, kept?.engine ?? null, query.brand),
+    );
     return;
   } catch (err) {
     if (!(err instanceof NetworkDown)) throw err;
@@ -237,7 +255,7 @@ async function search(input: Record<string, string>): Promise<void> {
       el('p', { class: 'error' }, 'No network, and no offline pack of this brand is kept.'),
     );
   try {
-    show(target, ...renderResults(kept.engine.search({ ...query, brand }), kept.pack, kept.engine));
+    show(target, ...renderResults(kept.engine.search({ ...query, brand }), kept.pack, kept.engine, brand));
   } catch (err) {
     show(target, el('p', { class: 'error' }, (err as Error).message));
   }
