@@ -103,7 +103,7 @@ export function expectedText(e: ExpectedResponse): string[] {
             : `at most ${high}${u}`;
       range = ` (normal ${stated}, from the manual: ${citationText(source.citation)})`;
     } else if (e.nominal_range) {
-      const general = source?.kind === 'knowledge' ? ', a general figure: the manual gives none' : '';
+      const general = source?.kind === 'knowledge' ? ', a general figure: the manual states no range' : '';
       range = ` (normal ${e.nominal_range[0]} to ${e.nominal_range[1]}${u}${general})`;
     }
     return [`a number${unit}${range}`];

@@ -76,7 +76,7 @@ describe("the manual's own ranges, for the session's model", () => {
       'a number in bar (normal 1 to 2.5 bar, from the manual: Service manual, page 7)',
     );
     expect(expectedText(pub('measure_water_flow'))[0]).toContain('at least 12 l/min, from the manual');
-    expect(expectedText(pub('read_water_delta_t'))[0]).toContain('a general figure: the manual gives none');
+    expect(expectedText(pub('read_water_delta_t'))[0]).toContain('a general figure: the manual states no range');
   });
 
   it('states the range a repair restores, from the manual with its page or as a general figure', () => {
@@ -85,7 +85,7 @@ describe("the manual's own ranges, for the session's model", () => {
     expect(topUp.citations).toContainEqual(citation(7));
     const plain = createSession(k, { equipment: 'air_water', brand: 'Acme', model: 'AW-80' });
     const general = plain.model.actions.find((a) => a.id === 'top_up_water_pressure')!;
-    expect(general.prompt.en).toMatch(/General figure \(the manual gives none\): 1\.2 to 2\.5 bar\.$/);
+    expect(general.prompt.en).toMatch(/General figure \(the manual states no range\): 1\.2 to 2\.5 bar\.$/);
     expect(general.citations).toEqual([]);
   });
 

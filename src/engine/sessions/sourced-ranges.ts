@@ -13,8 +13,8 @@ export function withRange(
 ): Labels {
   const [lo, hi] = range;
   return {
-    en: `${prompt.en} ${fromManual ? 'The manual gives' : 'General figure (the manual gives none):'} ${lo} to ${hi} ${unit}.`,
-    fr: `${prompt.fr} ${fromManual ? 'Le manuel donne' : 'Valeur générale (le manuel n’en donne pas) :'} ${lo} à ${hi} ${unit}.`,
+    en: `${prompt.en} ${fromManual ? 'The manual gives' : 'General figure (the manual states no range):'} ${lo} to ${hi} ${unit}.`,
+    fr: `${prompt.fr} ${fromManual ? 'Le manuel donne' : 'Valeur générale (le manuel n’indique pas de plage) :'} ${lo} à ${hi} ${unit}.`,
   };
 }
 
