@@ -76,7 +76,9 @@ describe("the manual's own ranges, for the session's model", () => {
       'a number in bar (normal 1 to 2.5 bar, from the manual: Service manual, page 7)',
     );
     expect(expectedText(pub('measure_water_flow'))[0]).toContain('at least 12 l/min, from the manual');
-    expect(expectedText(pub('read_water_delta_t'))[0]).toContain('a general figure: the manual states no range');
+    expect(expectedText(pub('read_water_delta_t'))[0]).toContain(
+      'a general figure: the manual states no range',
+    );
   });
 
   it('states the range a repair restores, from the manual with its page or as a general figure', () => {
