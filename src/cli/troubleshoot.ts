@@ -60,6 +60,15 @@ async function askRequired(input: LineInput, prompt: string): Promise<string | n
   }
 }
 
+/**
+ * A line typed at an optional prompt, or undefined for none: an empty line, or "?" (the answer for "cannot
+ * check" at every step, which a technician types here too when there is nothing to tell).
+ */
+function given(line: string): string | undefined {
+  const t = line.trim();
+  return t === '' || t === '?' ? undefined : t;
+}
+
 /** The request that starts the session: what the flags gave, the rest asked at the prompt. */
 async function startRequest(o: TroubleshootOptions): Promise<CreateSessionRequest | null> {
   const s = o.start;
@@ -72,12 +81,12 @@ async function startRequest(o: TroubleshootOptions): Promise<CreateSessionReques
   if (code === undefined && symptom === undefined) {
     const c = await o.input.ask('Error code on the display (Enter if none): ');
     if (c === null) return null;
-    code = c.trim() || undefined;
+    code = given(c);
     const d = await o.input.ask(
       code ? 'What else do you see? (Enter to skip): ' : 'What is wrong, in a few words: ',
     );
     if (d === null) return null;
-    symptom = d.trim() || undefined;
+    symptom = given(d);
   }
   const request: CreateSessionRequest = { brand, model };
   if (s.equipment) request.equipment = s.equipment;

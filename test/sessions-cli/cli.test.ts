@@ -256,6 +256,17 @@ describe('heatsource troubleshoot', () => {
     expect(r.stdout).toMatch(/Escalate: manufacturer service/);
   }, 60_000);
 
+  it('takes "?" at the code and description prompts as nothing to tell, as at every step', async () => {
+    const state = path.join(home, 'nothing.sqlite');
+    const input = ['Demotherm', 'DT-A100-E', '?', '?', 'quit'].join('\n');
+    const started = await cli(['troubleshoot', '--bundle', bundle, '--state', state], input);
+    expect(started.status, started.stderr).toBe(0);
+    // No code and no description: the session says so in its header, and asks its first step.
+    expect(started.stdout).toContain('Troubleshooting · Demotherm DT-A100-E · air/water');
+    expect(started.stdout).not.toContain('code ?');
+    expect(started.stdout).toContain('Step 1 of at most');
+  }, 60_000);
+
   it('stops asking after three steps the technician cannot answer, and says why', async () => {
     const input = ['?', '?', '?', '?'].join('\n');
     const unit = ['-b', 'Demotherm', '-m', 'DT-A100-E', '-c', 'E9'];
