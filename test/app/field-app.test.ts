@@ -193,6 +193,26 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
     expect(await used()).toBe(before + 1);
   });
 
+  it('a session handed on lists the repairs left, each with what must come first', async () => {
+    const form = page.locator('#guided-form');
+    await form.getByLabel('Brand').fill(REQUEST.brand);
+    await form.getByLabel('Model').fill(REQUEST.model);
+    await form.getByLabel('Error code').fill(REQUEST.error_code);
+    await page.getByRole('button', { name: 'Start guided troubleshooting' }).click();
+    const view = page.locator('#guided-session');
+    // Three steps the technician cannot answer: the session hands the job on.
+    for (let answered = 1; answered <= 3; answered++) {
+      await view.getByRole('button', { name: "Can't check" }).click();
+      await expect.poll(() => view.getAttribute('data-answers')).toBe(String(answered));
+    }
+    expect(await view.getAttribute('data-status')).toBe('escalated');
+    const items = await view.locator('ol.repair-plan li').allTextContents();
+    expect(items.length).toBeGreaterThan(0);
+    expect(items).toContain('Replace the flow switch (only once a check confirms the part)');
+    expect(items).toContain('Top up the water pressure (only after this reading: read the water pressure)');
+    expect(await noHorizontalScroll()).toBe(true);
+  });
+
   it('online, a search for a brand with no manual names the brand as the reason', async () => {
     const form = page.locator('#search-form');
     await form.getByLabel('Brand').fill('Acme');

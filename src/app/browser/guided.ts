@@ -142,6 +142,17 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
       parts.push(
         el('p', { class: 'outcome', 'data-kind': o.kind }, `${o.kind.replace('_', ' ')}: ${cause}`),
         ...(o.action ? [el('p', {}, o.action.prompt)] : []),
+        ...(o.action?.part
+          ? [
+              el(
+                'p',
+                { class: 'part' },
+                `Part: ${o.action.part.name}${o.action.part.reference ? ` (${o.action.part.reference})` : ''}${o.action.part.citation ? `, page ${o.action.part.citation.page}` : ''}`,
+              ),
+            ]
+          : []),
+        ...(o.action?.safety ? [el('p', { class: 'safety' }, `Safety: ${o.action.safety}`)] : []),
+        ...(o.repair_plan.length > 0 ? [repairPlan(o.repair_plan)] : []),
       );
     }
     if (session.status !== 'closed') {
@@ -157,6 +168,23 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
     view.dataset.status = session.status;
     view.dataset.answers = String(session.history.length);
     show(view, ...parts);
+  }
+
+  /**
+   * The repairs a hand-on leaves, most worthwhile first, each with what must come before it: a part is
+   * never swapped on a lead alone, and a top-up waits for the gauge.
+   */
+  function repairPlan(plan: NonNullable<Session['outcome']>['repair_plan']): HTMLElement {
+    const list = el('ol', { class: 'repair-plan' });
+    for (const r of plan.slice(0, 5)) {
+      const first = r.part_swap
+        ? ' (only once a check confirms the part)'
+        : r.reading_first
+          ? ` (only after this reading: ${r.reading_first.label.toLowerCase()})`
+          : '';
+      list.append(el('li', { 'data-id': r.id }, `${r.label}${first}`));
+    }
+    return el('div', {}, el('p', {}, 'Repairs still to try, most worthwhile first:'), list);
   }
 
   function syncNote(s: PendingSession): HTMLElement {
