@@ -254,12 +254,7 @@ export function formatOutcome(outcome: SessionOutcome, style: Style): Lines {
     out.para('Repairs still to try, most worthwhile first:', '  ');
     outcome.repair_plan.slice(0, 5).forEach((r, i) => {
       // A part is never proposed on a lead alone: whoever takes the job on confirms it first.
-      const first = r.part_swap
-        ? ' (only once a check confirms the part)'
-        : r.reading_first
-          ? ` (only after this reading: ${r.reading_first.label.toLowerCase()})`
-          : '';
-      out.para(`${r.label}${first}`, `    ${i + 1}. `);
+      out.para(r.condition ? `${r.label} (${r.condition})` : r.label, `    ${i + 1}. `);
     });
   }
   if (outcome.quotes && outcome.quotes.length > 0) addQuotes(out, outcome.quotes, style, '  ');

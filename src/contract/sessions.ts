@@ -215,6 +215,12 @@ export const SessionOutcome = z
             .describe(
               'The reading to take before this repair, which brings it back into range (a top-up waits for the gauge); null when it has been read',
             ),
+          condition: z
+            .string()
+            .nullable()
+            .describe(
+              'What must come first, in words of the session language ("only once a check confirms the part"); null when nothing need',
+            ),
         }),
       )
       .describe('Remaining repairs by probability over cost, when no cause was found'),

@@ -382,11 +382,20 @@ describe('undo, close and summary', () => {
     // Each repair left says what must come first: a part swap a check that confirms the part, a top-up
     // the gauge, which went unread here.
     const plan = new Map(s.outcome!.repair_plan.map((r) => [r.id, r]));
-    expect(plan.get('replace_flow_switch')).toMatchObject({ part_swap: true, reading_first: null });
-    expect(plan.get('open_isolation_valves')).toMatchObject({ part_swap: false, reading_first: null });
+    expect(plan.get('replace_flow_switch')).toMatchObject({
+      part_swap: true,
+      reading_first: null,
+      condition: 'only once a check confirms the part',
+    });
+    expect(plan.get('open_isolation_valves')).toMatchObject({
+      part_swap: false,
+      reading_first: null,
+      condition: null,
+    });
     expect(plan.get('top_up_water_pressure')).toMatchObject({
       part_swap: false,
       reading_first: { id: 'read_water_pressure', label: 'Read the water pressure' },
+      condition: 'only after this reading: read the water pressure',
     });
     // The leader holds a third of the belief here: it is named as the suspect, with its probability.
     const leader = s.hypotheses.find((h) => h.source !== 'residual')!;

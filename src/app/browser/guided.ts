@@ -177,12 +177,7 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
   function repairPlan(plan: NonNullable<Session['outcome']>['repair_plan']): HTMLElement {
     const list = el('ol', { class: 'repair-plan' });
     for (const r of plan.slice(0, 5)) {
-      const first = r.part_swap
-        ? ' (only once a check confirms the part)'
-        : r.reading_first
-          ? ` (only after this reading: ${r.reading_first.label.toLowerCase()})`
-          : '';
-      list.append(el('li', { 'data-id': r.id }, `${r.label}${first}`));
+      list.append(el('li', { 'data-id': r.id }, r.condition ? `${r.label} (${r.condition})` : r.label));
     }
     return el('div', {}, el('p', {}, 'Repairs still to try, most worthwhile first:'), list);
   }

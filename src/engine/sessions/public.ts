@@ -144,13 +144,30 @@ function repairPlanOf(state: SessionState, ids: string[], lang: Language): Sessi
       step.restores && !read.has(step.restores)
         ? readingActionOf(state.model.actions, step.restores)
         : undefined;
+    const readingLabel = reading ? text(reading.label, lang) : null;
     return {
       id,
       label: text(step.label, lang),
       part_swap: step.replacement === true,
-      reading_first: reading ? { id: reading.id, label: text(reading.label, lang) } : null,
+      reading_first: reading ? { id: reading.id, label: readingLabel! } : null,
+      condition: step.replacement
+        ? text(PART_SWAP_CONDITION, lang)
+        : readingLabel
+          ? `${text(READING_FIRST_CONDITION, lang)} ${lowerFirst(readingLabel)}`
+          : null,
     };
   });
+}
+
+const PART_SWAP_CONDITION: Labels = {
+  en: 'only once a check confirms the part',
+  fr: 'seulement quand un contrôle a confirmé la pièce',
+};
+const READING_FIRST_CONDITION: Labels = { en: 'only after this reading:', fr: 'seulement après ce relevé :' };
+
+/** "Read the water ΔT" -> "read the water ΔT": the first letter only, so that units and names keep theirs. */
+function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
 const BAND_LABELS: Record<string, Labels> = {
