@@ -1,10 +1,9 @@
 import { HeatsourceError } from '@heatsource/sdk';
 import { Args, Flags } from '@oclif/core';
-import { argsOrFlags } from '../src/cli/arg-or-flag.js';
+import { argsOrFlags, BRAND_VALUE, CODE_VALUE } from '../src/cli/arg-or-flag.js';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatErrorCode } from '../src/cli/format-catalog.js';
-import { codeKey } from '../src/text/normalise.js';
 
 export default class Code extends ClientCommand {
   static override summary = 'Every manual of a brand that documents an error code.';
@@ -31,27 +30,7 @@ export default class Code extends ClientCommand {
 
   async run(): Promise<void> {
     const { args: given, flags } = await this.parse(Code);
-    const args = argsOrFlags(
-      [
-        {
-          key: 'brand',
-          name: 'brand',
-          flag: '--brand',
-          example: 'Demotherm',
-          position: 'the first argument',
-        },
-        {
-          key: 'code',
-          name: 'error code',
-          flag: '--code',
-          example: 'E9',
-          position: 'the last argument',
-          same: (a, b) => codeKey(a) === codeKey(b),
-        },
-      ],
-      [given.brand, given.code],
-      flags,
-    );
+    const args = argsOrFlags([BRAND_VALUE, CODE_VALUE], [given.brand, given.code], flags);
     await this.withClient(flags, async (client) => {
       try {
         const r = await client.getErrorCode({ brand: args.brand, code: args.code });

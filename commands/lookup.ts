@@ -1,10 +1,9 @@
 import { Args, Flags } from '@oclif/core';
-import { argOrFlag } from '../src/cli/arg-or-flag.js';
+import { argOrFlag, CODE_VALUE } from '../src/cli/arg-or-flag.js';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { CliError, EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatDiagnostic, formatStrict, notCoveredLine } from '../src/cli/format-diagnostic.js';
 import { closestNames } from '../src/cli/suggest.js';
-import { codeKey } from '../src/text/normalise.js';
 
 export default class Lookup extends ClientCommand {
   static override summary = 'What an error code means for a unit, from its manual, with the page.';
@@ -44,13 +43,7 @@ export default class Lookup extends ClientCommand {
 
   async run(): Promise<void> {
     const { args, flags: given } = await this.parse(Lookup);
-    // The same code written twice (`-c E9 e9`) is one code: codes are matched by their key.
-    const code = argOrFlag(
-      { name: 'error code', flag: '--code', example: 'E9', position: 'the last argument' },
-      args.code,
-      given.code,
-      (a, b) => codeKey(a) === codeKey(b),
-    );
+    const code = argOrFlag(CODE_VALUE, args.code, given.code, CODE_VALUE.same);
     const flags = { ...given, code };
     await this.withClient(flags, async (client) => {
       const language = flags.language ? { language: flags.language } : {};

@@ -1,6 +1,6 @@
 import { HeatsourceError } from '@heatsource/sdk';
 import { Args, Flags } from '@oclif/core';
-import { argsOrFlags } from '../src/cli/arg-or-flag.js';
+import { argsOrFlags, BRAND_VALUE, MODEL_VALUE } from '../src/cli/arg-or-flag.js';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatProduct } from '../src/cli/format-catalog.js';
@@ -30,26 +30,7 @@ export default class Product extends ClientCommand {
 
   async run(): Promise<void> {
     const { args: given, flags } = await this.parse(Product);
-    const args = argsOrFlags(
-      [
-        {
-          key: 'brand',
-          name: 'brand',
-          flag: '--brand',
-          example: 'Demotherm',
-          position: 'the first argument',
-        },
-        {
-          key: 'model',
-          name: 'model',
-          flag: '--model',
-          example: 'DT-AW080-M',
-          position: 'the last argument',
-        },
-      ],
-      [given.brand, given.model],
-      flags,
-    );
+    const args = argsOrFlags([BRAND_VALUE, MODEL_VALUE], [given.brand, given.model], flags);
     await this.withClient(flags, async (client) => {
       try {
         const r = await client.getProduct({ brand: args.brand, model: args.model });

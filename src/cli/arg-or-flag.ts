@@ -1,3 +1,4 @@
+import { codeKey } from '../text/normalise.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** How a usage error names the value: "error code", its flag "--code", an example "E9", where it goes. */
@@ -63,3 +64,28 @@ export function argsOrFlags<K extends string>(
     out[spec.key] = argOrFlag(spec, fromArgs.get(spec.key), flags[spec.key], spec.same);
   return out;
 }
+
+/** The values the catalogue commands take as an argument or a flag, named as their usage errors say. */
+export const BRAND_VALUE: ArgOrFlagSpec<'brand'> = {
+  key: 'brand',
+  name: 'brand',
+  flag: '--brand',
+  example: 'Demotherm',
+  position: 'the first argument',
+};
+export const MODEL_VALUE: ArgOrFlagSpec<'model'> = {
+  key: 'model',
+  name: 'model',
+  flag: '--model',
+  example: 'DT-AW080-M',
+  position: 'the last argument',
+};
+/** The same code written twice (`-c E9 e9`) is one code: codes are matched by their key. */
+export const CODE_VALUE: ArgOrFlagSpec<'code'> = {
+  key: 'code',
+  name: 'error code',
+  flag: '--code',
+  example: 'E9',
+  position: 'the last argument',
+  same: (a, b) => codeKey(a) === codeKey(b),
+};

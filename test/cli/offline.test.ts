@@ -127,9 +127,13 @@ describe.concurrent('the other questions, offline', () => {
     expect(r.stdout).toMatch(/^1\. .+, page \d+$/m);
     expect(r.stdout).toMatch(/^2\. .+, page \d+$/m);
     expect(r.stdout).toContain("More: heatsource search 'flow switch' --limit 2 --cursor ");
+    // A mistyped brand is the reason, said on stderr with the close brand; the answer stays empty.
     const none = await heatsource(on('search', 'zzzqqq', '--brand', 'Demothrem'));
     expect(none.code).toBe(3);
-    expect(none.stdout).toContain('did you mean Demotherm?');
+    expect(none.stdout).toBe('');
+    expect(oneLine(none.stderr)).toMatch(
+      /^heatsource: no manual of brand “Demothrem” in the corpus; did you mean Demotherm\?$/,
+    );
   });
 
   it('code lists the manuals documenting a code; an unknown brand gets a suggestion on stderr', async () => {
