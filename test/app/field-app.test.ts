@@ -67,6 +67,16 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
   const noHorizontalScroll = () =>
     page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
+  /** Starts a guided session from the app's form on the unit of REQUEST; the session's view. */
+  const startGuidedSession = async () => {
+    const form = page.locator('#guided-form');
+    await form.getByLabel('Brand').fill(REQUEST.brand);
+    await form.getByLabel('Model').fill(REQUEST.model);
+    await form.getByLabel('Error code').fill(REQUEST.error_code);
+    await page.getByRole('button', { name: 'Start guided troubleshooting' }).click();
+    return page.locator('#guided-session');
+  };
+
   it('installs its service worker, connects and shows the account and quota', async () => {
     await page.goto(`${base}/app/`);
     await page.waitForSelector('body[data-ready="true"]');
@@ -152,12 +162,7 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
   });
 
   it('runs a guided session offline, which reaches the server once the network returns, charged once', async () => {
-    const form = page.locator('#guided-form');
-    await form.getByLabel('Brand').fill(REQUEST.brand);
-    await form.getByLabel('Model').fill(REQUEST.model);
-    await form.getByLabel('Error code').fill(REQUEST.error_code);
-    await page.getByRole('button', { name: 'Start guided troubleshooting' }).click();
-    const view = page.locator('#guided-session');
+    const view = await startGuidedSession();
     await view.locator('.prompt').waitFor();
     expect(await view.locator('#guided-sync').getAttribute('data-sync')).toBe('pending');
     await view.getByRole('button', { name: "Can't check" }).click();
@@ -194,12 +199,7 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
   });
 
   it('a session handed on lists the repairs left, each with what must come first', async () => {
-    const form = page.locator('#guided-form');
-    await form.getByLabel('Brand').fill(REQUEST.brand);
-    await form.getByLabel('Model').fill(REQUEST.model);
-    await form.getByLabel('Error code').fill(REQUEST.error_code);
-    await page.getByRole('button', { name: 'Start guided troubleshooting' }).click();
-    const view = page.locator('#guided-session');
+    const view = await startGuidedSession();
     // Three steps the technician cannot answer: the session hands the job on.
     for (let answered = 1; answered <= 3; answered++) {
       await view.getByRole('button', { name: "Can't check" }).click();

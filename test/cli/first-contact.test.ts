@@ -58,30 +58,37 @@ describe('errors in our own words', () => {
 
   it('code and product take the brand, the code and the model as flags too, as lookup does', async () => {
     const src = ['--bundle', demo];
-    const positional = await heatsource(['code', 'Demotherm', 'E9', ...src]);
-    expect(positional.code, positional.stderr).toBe(0);
-    expect(positional.stdout).toContain('E9');
-    for (const form of [
-      ['code', '-b', 'Demotherm', 'E9'],
-      ['code', '-b', 'Demotherm', '-c', 'E9'],
-      ['code', '-c', 'e9', 'Demotherm'],
-      ['code', '--brand', 'Demotherm', '--code', 'E9', 'E9'],
-    ]) {
-      const r = await heatsource([...form, ...src]);
-      expect(r.code, `${form.join(' ')}: ${r.stderr}`).toBe(0);
-      expect(r.stdout).toBe(positional.stdout);
-    }
-    const product = await heatsource(['product', 'Demotherm', 'DT-AW080-M', ...src]);
-    expect(product.code, product.stderr).toBe(0);
-    expect(product.stdout).toContain('DT-AW080-M');
-    for (const form of [
-      ['product', '-b', 'Demotherm', 'DT-AW080-M'],
-      ['product', '-b', 'Demotherm', '-m', 'DT-AW080-M'],
-      ['product', '-m', 'DT-AW080-M', 'Demotherm'],
-    ]) {
-      const r = await heatsource([...form, ...src]);
-      expect(r.code, `${form.join(' ')}: ${r.stderr}`).toBe(0);
-      expect(r.stdout).toBe(product.stdout);
+    // Each command's answer with its values as arguments, and the other ways of giving them.
+    const ways: [string[], string, string[][]][] = [
+      [
+        ['code', 'Demotherm', 'E9'],
+        'E9',
+        [
+          ['code', '-b', 'Demotherm', 'E9'],
+          ['code', '-b', 'Demotherm', '-c', 'E9'],
+          ['code', '-c', 'e9', 'Demotherm'],
+          ['code', '--brand', 'Demotherm', '--code', 'E9', 'E9'],
+        ],
+      ],
+      [
+        ['product', 'Demotherm', 'DT-AW080-M'],
+        'DT-AW080-M',
+        [
+          ['product', '-b', 'Demotherm', 'DT-AW080-M'],
+          ['product', '-b', 'Demotherm', '-m', 'DT-AW080-M'],
+          ['product', '-m', 'DT-AW080-M', 'Demotherm'],
+        ],
+      ],
+    ];
+    for (const [positional, shows, forms] of ways) {
+      const expected = await heatsource([...positional, ...src]);
+      expect(expected.code, expected.stderr).toBe(0);
+      expect(expected.stdout).toContain(shows);
+      for (const form of forms) {
+        const r = await heatsource([...form, ...src]);
+        expect(r.code, `${form.join(' ')}: ${r.stderr}`).toBe(0);
+        expect(r.stdout).toBe(expected.stdout);
+      }
     }
     // Missing, given twice differently, or one too many: a usage error in one line, exit 2.
     const cases: [string[], string][] = [
