@@ -57,14 +57,16 @@ export default class Search extends ClientCommand {
       if (r.results.length === 0) {
         // A brand or model the corpus does not hold is the reason, not the words: said on stderr in one
         // line, as `lookup` says it, with the brands there are.
-        if (flags.brand && r.unmatched_filters.includes('brand')) {
+        // A server older than the field sends none: nothing is then said about the filters.
+        const unmatched = r.unmatched_filters ?? [];
+        if (flags.brand && unmatched.includes('brand')) {
           const { close, known } = await this.brandChoices(client, flags.brand);
           throw new CliError(
             notCoveredLine({ kind: 'brand', typed: flags.brand }, close, known),
             EXIT.notFound,
           );
         }
-        if (flags.model && r.unmatched_filters.includes('model')) {
+        if (flags.model && unmatched.includes('model')) {
           const scope = flags.brand ? ` of ${flags.brand}` : '';
           throw new CliError(
             `no manual${scope} in the corpus covers model “${flags.model}”; \`${this.config.bin} registry\` lists the models`,
