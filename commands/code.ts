@@ -1,6 +1,5 @@
 import { HeatsourceError } from '@heatsource/sdk';
-import { Args, Flags } from '@oclif/core';
-import { argsOrFlags, BRAND_VALUE, CODE_VALUE } from '../src/cli/arg-or-flag.js';
+import { argsOrFlags, BRAND_VALUE, CODE_VALUE, VALUE_ARGS, VALUE_FLAGS } from '../src/cli/arg-or-flag.js';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatErrorCode } from '../src/cli/format-catalog.js';
@@ -17,13 +16,10 @@ export default class Code extends ClientCommand {
     '<%= config.bin %> code -b Demotherm -c E9',
   ];
   // Brand and code as arguments, or with the flags `lookup` and `troubleshoot` take (`-b`, `-c`).
-  static override args = {
-    brand: Args.string({ description: 'manufacturer (or give it with --brand)' }),
-    code: Args.string({ description: 'error code as shown on the display (or give it with --code)' }),
-  };
+  static override args = { brand: VALUE_ARGS.brand, code: VALUE_ARGS.code };
   static override flags = {
-    brand: Flags.string({ char: 'b', description: 'manufacturer, as printed or commonly called' }),
-    code: Flags.string({ char: 'c', description: 'error code as shown on the display' }),
+    brand: VALUE_FLAGS.brand,
+    code: VALUE_FLAGS.code,
     ...jsonFlag,
     ...sourceFlags,
   };

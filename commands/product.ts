@@ -1,6 +1,5 @@
 import { HeatsourceError } from '@heatsource/sdk';
-import { Args, Flags } from '@oclif/core';
-import { argsOrFlags, BRAND_VALUE, MODEL_VALUE } from '../src/cli/arg-or-flag.js';
+import { argsOrFlags, BRAND_VALUE, MODEL_VALUE, VALUE_ARGS, VALUE_FLAGS } from '../src/cli/arg-or-flag.js';
 import { ClientCommand, jsonFlag, sourceFlags } from '../src/cli/client-command.js';
 import { EXIT, EXIT_HELP } from '../src/cli/exit-codes.js';
 import { formatProduct } from '../src/cli/format-catalog.js';
@@ -17,13 +16,10 @@ export default class Product extends ClientCommand {
     '<%= config.bin %> product -b Demotherm -m DT-AW080-M',
   ];
   // Brand and model as arguments, or with the flags `lookup` and `troubleshoot` take (`-b`, `-m`).
-  static override args = {
-    brand: Args.string({ description: 'manufacturer (or give it with --brand)' }),
-    model: Args.string({ description: 'model from the nameplate (or give it with --model)' }),
-  };
+  static override args = { brand: VALUE_ARGS.brand, model: VALUE_ARGS.model };
   static override flags = {
-    brand: Flags.string({ char: 'b', description: 'manufacturer, as printed or commonly called' }),
-    model: Flags.string({ char: 'm', description: 'model from the nameplate' }),
+    brand: VALUE_FLAGS.brand,
+    model: VALUE_FLAGS.model,
     ...jsonFlag,
     ...sourceFlags,
   };

@@ -1,3 +1,4 @@
+import { Args, Flags } from '@oclif/core';
 import { codeKey } from '../text/normalise.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -88,4 +89,16 @@ export const CODE_VALUE: ArgOrFlagSpec<'code'> = {
   example: 'E9',
   position: 'the last argument',
   same: (a, b) => codeKey(a) === codeKey(b),
+};
+
+/** The same values as oclif declares them, an argument and a flag each (`code` and `product` take both). */
+export const VALUE_ARGS = {
+  brand: Args.string({ description: 'manufacturer (or give it with --brand)' }),
+  model: Args.string({ description: 'model from the nameplate (or give it with --model)' }),
+  code: Args.string({ description: 'error code as shown on the display (or give it with --code)' }),
+};
+export const VALUE_FLAGS = {
+  brand: Flags.string({ char: 'b', description: 'manufacturer, as printed or commonly called' }),
+  model: Flags.string({ char: 'm', description: 'model from the nameplate' }),
+  code: Flags.string({ char: 'c', description: 'error code as shown on the display' }),
 };

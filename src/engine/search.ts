@@ -78,10 +78,11 @@ export function searchChunks(reader: BundleReader, params: SearchQuery): SearchR
 
   const fingerprint = queryFingerprint(queryKey);
   const offset = params.cursor ? decodeCursor(params.cursor, fingerprint) : 0;
+  const scope = scopeOf(view, brandKey, modelKey);
   let ranked = cache.ranked.get(queryKey);
   if (!ranked) {
     const analyzed = analyzeQuery(q);
-    ranked = { pages: rank(view, q, analyzed, brandKey, modelKey, language), analyzed };
+    ranked = { pages: rank(view, q, analyzed, scope, language), analyzed };
     if (cache.admission.admit(queryKey)) cache.ranked.set(queryKey, ranked);
   }
   const { pages, analyzed } = ranked;
@@ -89,8 +90,12 @@ export function searchChunks(reader: BundleReader, params: SearchQuery): SearchR
     .slice(offset, offset + limit)
     .map((r) => toResult(view, r, analyzed));
   const next = offset + limit < pages.length ? encodeCursor(offset + limit, fingerprint) : null;
-  const { unmatched } = scopeOf(view, brandKey, modelKey);
-  const response = deepFreeze({ query: params.q, results, next_cursor: next, unmatched_filters: unmatched });
+  const response = deepFreeze({
+    query: params.q,
+    results,
+    next_cursor: next,
+    unmatched_filters: scope.unmatched,
+  });
   if (cache.admission.admit(responseKey)) cache.responses.set(responseKey, response);
   return response;
 }
@@ -99,11 +104,13 @@ export function searchChunks(reader: BundleReader, params: SearchQuery): SearchR
  * What the brand and model filters leave to search: the brand's name, the documents covering the model,
  * and the filters that name nothing the corpus holds (then nothing is searched).
  */
-function scopeOf(
-  view: CorpusView,
-  brandKey: string,
-  modelKey: string,
-): { brand?: string; documents?: Set<string>; unmatched: ('brand' | 'model')[] } {
+interface Scope {
+  brand?: string;
+  documents?: Set<string>;
+  unmatched: ('brand' | 'model')[];
+}
+
+function scopeOf(view: CorpusView, brandKey: string, modelKey: string): Scope {
   let brand: string | undefined;
   if (brandKey) {
     brand = view.brandOf(brandKey);
@@ -126,11 +133,10 @@ function rank(
   view: CorpusView,
   q: string,
   analyzed: AnalyzedQuery,
-  brandKey: string,
-  modelKey: string,
+  scope: Scope,
   language: string,
 ): RankedPage[] {
-  const { brand, documents, unmatched } = scopeOf(view, brandKey, modelKey);
+  const { brand, documents, unmatched } = scope;
   if (unmatched.length > 0 || analyzed.words.length === 0) return [];
   const filter = { brand, documents, language: language || undefined };
   const named = brand || documents ? undefined : namedDocuments(view, analyzed);
