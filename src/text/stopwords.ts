@@ -44,6 +44,7 @@ const StopWordsFile = z
     words: perLanguage,
     articles: perLanguage,
     negations: perLanguage,
+    sides: perLanguage,
   })
   .superRefine((file, ctx) => {
     // An article is a function word of its language: one missing from `words` is a slip in the file.
@@ -64,6 +65,7 @@ interface Loaded {
   words: Record<Language, ReadonlySet<string>>;
   articles: ReadonlySet<string>;
   negations: ReadonlySet<string>;
+  sides: ReadonlySet<string>;
 }
 
 let loaded: Loaded | undefined;
@@ -77,6 +79,7 @@ function load(): Loaded {
     words: { en: new Set(en), fr: new Set(fr), de: new Set(de), es: new Set(es), nl: new Set(nl) },
     articles: new Set(LANGUAGES.flatMap((l) => file.articles[l])),
     negations: new Set(LANGUAGES.flatMap((l) => file.negations[l])),
+    sides: new Set(LANGUAGES.flatMap((l) => file.sides[l])),
   };
   return loaded;
 }
@@ -96,6 +99,15 @@ export function articlesAnywhere(): ReadonlySet<string> {
 /** Negations of every language at once ("pas", "not", "kein"): a phrase match never skips over one. */
 export function negationsAnywhere(): ReadonlySet<string> {
   return load().negations;
+}
+
+/**
+ * Words naming a side of the machine other than its water circuit, a refrigerant pressure's HP and BP,
+ * in every language at once: a phrase match never skips over one ("pression HP chute" is not "pression
+ * chute").
+ */
+export function sidesAnywhere(): ReadonlySet<string> {
+  return load().sides;
 }
 
 /**

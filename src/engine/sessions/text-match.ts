@@ -1,4 +1,4 @@
-import { articlesAnywhere, negationsAnywhere } from '../../text/stopwords.js';
+import { articlesAnywhere, negationsAnywhere, sidesAnywhere } from '../../text/stopwords.js';
 import type { Keywords } from './knowledge-schema.js';
 
 /** Lower case, no accents, words separated by single spaces (apostrophes and hyphens split words). */
@@ -28,7 +28,8 @@ export function tokens(text: string): string[] {
  *   "bouche"): a final "s" (not "ss"), then up to two final "e", on words of five letters or more;
  * - one word may stand between two words of a phrase ("ecart de temperature entre depart et retour"
  *   holds "ecart ... depart retour"), unless it is a negation: "debit pas normal" never reads as
- *   "debit normal".
+ *   "debit normal"; or a word naming another side of the machine: "pression HP chute" never reads as
+ *   "pression chute", a water circuit's loss.
  * A word ending in "*" in the knowledge is a prefix, compared with the word as written.
  */
 
@@ -43,7 +44,8 @@ interface WordsView {
   form: string[];
   /** The position of each kept word in the text's words. */
   at: number[];
-  negation: boolean[];
+  /** Words a phrase never skips over: negations, and the refrigerant side's HP and BP. */
+  barrier: boolean[];
 }
 
 /** The ending a word is compared without: plural "s", then feminine or silent "e" (twice for "-ee"). */
@@ -85,13 +87,14 @@ function viewOf(words: readonly string[]): WordsView {
   if (known) return known;
   const articles = articlesAnywhere();
   const negations = negationsAnywhere();
-  const view: WordsView = { raw: [], form: [], at: [], negation: [] };
+  const sides = sidesAnywhere();
+  const view: WordsView = { raw: [], form: [], at: [], barrier: [] };
   words.forEach((w, i) => {
     if (articles.has(w)) return;
     view.raw.push(w);
     view.form.push(comparedForm(w));
     view.at.push(i);
-    view.negation.push(negations.has(w));
+    view.barrier.push(negations.has(w) || sides.has(w));
   });
   views.set(words, view);
   return view;
@@ -116,7 +119,7 @@ function occurrences(phrase: Phrase, words: readonly string[]): { first: number;
     for (let j = 1; j < n && whole; j++) {
       const pattern = phrase.words[j]!;
       if (k + 1 < size && wordMatches(pattern, view, k + 1)) k += 1;
-      else if (k + 2 < size && !view.negation[k + 1] && wordMatches(pattern, view, k + 2)) k += 2;
+      else if (k + 2 < size && !view.barrier[k + 1] && wordMatches(pattern, view, k + 2)) k += 2;
       else whole = false;
     }
     if (whole) found.push({ first: view.at[i]!, last: view.at[k]! });
