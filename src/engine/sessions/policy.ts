@@ -128,6 +128,24 @@ function leaderRepair(
   return separationRivals(s, group).length === 0 ? repair : undefined;
 }
 
+/**
+ * What a repair that cleared the fault has put right: the reading it restores (the pressure a top-up
+ * brings back) and, when it fixes a symptom-level cause, that symptom's consequences (the flow and
+ * the ΔT of a circuit short of pressure). Read after the repair, they show the repaired state and tell
+ * nothing of what caused the fault, so they are not asked any more.
+ */
+function repairedQuantities(s: Situation): Set<string> {
+  const out = new Set<string>();
+  for (const id of s.resolvedBy) {
+    const repair = actionById(s.model, id);
+    if (!repair) continue;
+    if (repair.restores) out.add(repair.restores);
+    for (const h of s.model.hypotheses)
+      if (h.symptomLevel && (repair.fixes[h.id] ?? 0) > 0) for (const q of h.throughSymptom ?? []) out.add(q);
+  }
+  return out;
+}
+
 /** Reasons a session hands the job on without having settled its cause. */
 const HAND_ON_REASONS = new Set<Outcome['reason']>(['budget_spent', 'readings_unavailable']);
 
@@ -206,7 +224,10 @@ export function decide(s: Situation): Decision {
   // further check is asked of them (the warranty is a question for the customer, not a reading); a
   // likely repair may still be tried, or the job is handed on.
   const stuck = (settings.unansweredStreak ?? 0) > 0 && s.unansweredStreak >= settings.unansweredStreak!;
-  const open = model.actions.filter((a) => available(s, a));
+  const repaired = repairedQuantities(s);
+  const open = model.actions.filter(
+    (a) => available(s, a) && !(isInformation(a) && a.quantity && repaired.has(a.quantity)),
+  );
   const candidates = stuck ? open.filter((a) => !isInformation(a) || a.quantity === WARRANTY_QUANTITY) : open;
 
   if ((p[RESIDUAL_ID] ?? 0) >= settings.residualEscalateAt) {
@@ -245,7 +266,16 @@ export function decide(s: Situation): Decision {
         const separating = separatingCheck(s, { ...group, top: cause }, open.filter(isInformation));
         if (separating) return { kind: 'ask', actionId: separating.id };
       }
-      if (masking && (p[cause.id] ?? 0) < settings.threshold - EPSILON) continue;
+      // Below the bar, a masked cause still settles the case as any leader does: at the settled bar,
+      // once no check left could unseat it (the fault is gone, so no repair can tell more).
+      if (masking && (p[cause.id] ?? 0) < settings.threshold - EPSILON) {
+        const group = heaviestRemedyGroup(model, p);
+        const settledOn =
+          group.top.id === cause.id &&
+          (p[cause.id] ?? 0) >= settings.settledThreshold - EPSILON &&
+          !open.filter(isInformation).some((a) => couldUnseat(model, p, a, group));
+        if (!settledOn) continue;
+      }
       // A masked cause is concluded with its own remedy, not with the repair that hid it.
       const own = masking && cause.remedy !== repair.id ? actionById(model, cause.remedy) : undefined;
       return finish(s, 'concluded', 'repair_resolved', cause, own ?? repair);
@@ -309,8 +339,12 @@ export function decide(s: Situation): Decision {
   // reading: nobody tops up a circuit whose gauge they have not read, and overfilling one lifts its
   // safety valve. Once it has a value (read on site, or stated in the description where the knowledge
   // reads such a statement), it tells whether the repair is due.
+  // Once a repair has cleared the fault, no other repair is asked as a step: "did the fault clear?"
+  // has no answer any more. What is left to try goes into the plan of a job handed on.
+  const cleared = s.resolvedBy.length > 0;
   const repairs = candidates.filter(
     (a) =>
+      !cleared &&
       a.kind === 'repair' &&
       !a.replacement &&
       (!a.restores || !model.settings.restoreNeedsReading || s.quantityReliability.has(a.restores)),
@@ -364,6 +398,7 @@ export function decide(s: Situation): Decision {
   if (quick) return { kind: 'ask', actionId: quick.action.id };
   if (bestObservation) return { kind: 'ask', actionId: bestObservation.action.id };
   if (stuck) return handOn(s, 'readings_unavailable');
+  if (cleared) return handOn(s, 'no_discriminating_action');
 
   const fallback = bestByGainPerCost(model, p, repairs);
   if (fallback) return { kind: 'ask', actionId: fallback.action.id };
