@@ -222,13 +222,36 @@ const ESCALATION_NOTES: Partial<Record<SessionOutcome['reason'], string>> = {
   budget_spent: 'The step budget is used: hand the job on with what is known.',
 };
 
-/** The conclusion, escalation or closure, with its remedy and the pages behind it. */
-export function formatOutcome(outcome: SessionOutcome, style: Style): Lines {
+/**
+ * A repair that cleared the fault today without reaching its cause (topping up a circuit that leaks):
+ * the remedy below it is the cause's own, not the repair that was done.
+ */
+const MASKED_NOTE =
+  'A repair done in this session cleared the fault for now; the remedy below deals with its cause.';
+
+/** The last repair of a session's steps that cleared the fault (answered yes). */
+export function clearingRepair(
+  steps: { action_id: string; kind: string; value: unknown }[],
+): string | undefined {
+  return steps.findLast((h) => h.kind === 'repair' && h.value === true)?.action_id;
+}
+
+/**
+ * The conclusion, escalation or closure, with its remedy and the pages behind it. `clearedBy` is the
+ * repair of the session that cleared the fault (`clearingRepair`): it tells whether the remedy shown
+ * is that repair or the cause's own.
+ */
+export function formatOutcome(outcome: SessionOutcome, style: Style, clearedBy?: string): Lines {
   const out = new Lines(style);
   if (outcome.kind === 'cause_found') {
     out.add(style.green(style.bold('Cause found')));
     if (outcome.cause) out.para(`${outcome.cause.label} (${percent(outcome.cause.probability)})`, '  ');
-    const note = CONCLUSION_NOTES[outcome.reason];
+    const masked =
+      outcome.reason === 'repair_resolved' &&
+      outcome.action !== null &&
+      clearedBy !== undefined &&
+      outcome.action.id !== clearedBy;
+    const note = masked ? MASKED_NOTE : CONCLUSION_NOTES[outcome.reason];
     if (note) out.para(style.dim(note), '  ');
   } else if (outcome.kind === 'escalation') {
     const to = outcome.escalation ? `: ${outcome.escalation.replaceAll('_', ' ')}` : '';
@@ -279,7 +302,7 @@ export function formatSession(
   out.blank().add(...formatHypotheses(s.hypotheses, style, options).lines);
   out.blank();
   if (s.next_action) out.add(...formatAction(s.next_action, style, s.turns).lines);
-  else if (s.outcome) out.add(...formatOutcome(s.outcome, style).lines);
+  else if (s.outcome) out.add(...formatOutcome(s.outcome, style, clearingRepair(s.history)).lines);
   return out.toString();
 }
 
@@ -295,7 +318,7 @@ export function formatSummary(s: SessionSummary, style: Style): string {
     const given = p.given ? ` (given as ${p.given})` : '';
     out.para(`${p.prompt} → ${valueText(p.value, p)}${given}`, `${String(p.turn).padStart(3)}. `);
   }
-  if (s.outcome) out.blank().add(...formatOutcome(s.outcome, style).lines);
+  if (s.outcome) out.blank().add(...formatOutcome(s.outcome, style, clearingRepair(s.path)).lines);
   const cited = uniqueCitations(s.citations);
   if (cited.length > 0) {
     out.blank().add(style.bold('Sources'));

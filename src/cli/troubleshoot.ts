@@ -1,6 +1,7 @@
 import { HeatsourceError } from '@heatsource/sdk';
 import type { CreateSessionRequest, Session, SessionContext } from '../contract/sessions.js';
 import {
+  clearingRepair,
   equipmentLine,
   formatAction,
   formatHypotheses,
@@ -174,7 +175,8 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
         '',
       );
       if (session.next_action) view.add(...formatAction(session.next_action, style, session.turns).lines);
-      else if (session.outcome) view.add(...formatOutcome(session.outcome, style).lines);
+      else if (session.outcome)
+        view.add(...formatOutcome(session.outcome, style, clearingRepair(session.history)).lines);
       o.print(view.toString());
     }
     show = true;

@@ -181,6 +181,33 @@ describe('heatsource session, offline', () => {
   }, 60_000);
 });
 
+describe('heatsource session, a repair that hides its cause', () => {
+  it('says the top-up cleared the fault for now and names the leak repair as the remedy', async () => {
+    const state = path.join(home, 'masked.sqlite');
+    const src = ['--bundle', bundle, '--state', state];
+    const leak: Record<string, boolean | string> = {
+      ask_pressure_history: 'drops_over_days',
+      top_up_water_pressure: true,
+      inspect_water_leaks: 'present',
+    };
+    let s = parsed<Session>(
+      await cli(['session', 'start', ...unitFlags, '--reading', 'water_pressure=0.5', ...src, '--json']),
+    );
+    for (let turn = 0; s.status === 'active' && turn < 12; turn++) {
+      const action = s.next_action!;
+      const answer = action.id in leak ? typed(action, leak[action.id]!) : '?';
+      s = parsed<Session>(await cli(['session', 'respond', s.id, answer, ...src, '--json']));
+    }
+    expect(s.outcome).toMatchObject({ kind: 'cause_found', reason: 'repair_resolved' });
+    expect(s.outcome!.cause!.id).toBe('water_circuit_leak');
+    expect(s.outcome!.action!.id).toBe('repair_water_leak');
+    const summary = await cli(['session', 'summary', s.id, ...src]);
+    expect(summary.status, summary.stderr).toBe(0);
+    expect(summary.stdout).toContain('cleared the fault for now; the remedy below deals with its cause');
+    expect(summary.stdout).not.toContain('The repair below cleared the fault.');
+  }, 60_000);
+});
+
 describe('heatsource troubleshoot', () => {
   it('walks a session from piped answers to its conclusion, with hypotheses, citations and undo', async () => {
     const { authorization } = await api.key('planner');
