@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { base, createSession, real } from './scripted.js';
+
+/** The cause a session opened on the description alone puts first. */
+function leaderOf(symptom: string): string {
+  const s = createSession(real, { ...base, symptom });
+  return Object.entries(s.posterior).sort((a, b) => b[1] - a[1])[0]![0];
+}
+
+describe('a complaint in everyday words points the session at its usual causes', () => {
+  it.each([
+    ['water dripping from the safety valve when heating', 'expansion_vessel_flat'],
+    ['la soupape de sécurité goutte dès que ça chauffe', 'expansion_vessel_flat'],
+    ['pression monte à 3 bar quand ça chauffe puis redescend à froid', 'expansion_vessel_flat'],
+    ['condensate dripping from the indoor unit', 'condensate_blocked'],
+    ['no hot water, heating ok', 'diverter_valve_stuck'],
+    ['radiators cold, pump very noisy', 'air_in_water_circuit'],
+    ['pas de bruit de pompe, radiateurs froids', 'circulator_power_fault'],
+  ])('"%s" -> %s', (text, cause) => {
+    expect(leaderOf(text)).toBe(cause);
+  });
+
+  it('reads a refrigerant pressure that climbs as no complaint about the water circuit', () => {
+    const s = createSession(real, { ...base, symptom: 'la pression HP monte en chauffe' });
+    expect(s.model.stated ?? []).toEqual([]);
+    expect(s.model.symptoms).toEqual([]);
+    expect(leaderOf('la pression HP monte en chauffe')).not.toBe('expansion_vessel_flat');
+  });
+});
