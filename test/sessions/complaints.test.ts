@@ -16,8 +16,16 @@ describe('a complaint in everyday words points the session at its usual causes',
     ['no hot water, heating ok', 'diverter_valve_stuck'],
     ['radiators cold, pump very noisy', 'air_in_water_circuit'],
     ['pas de bruit de pompe, radiateurs froids', 'circulator_power_fault'],
+    ['outdoor fan not spinning, unit stops on high pressure', 'outdoor_fan_fault'],
+    ['la PAC disjoncte au démarrage du compresseur', 'compressor_insulation_fault'],
   ])('"%s" -> %s', (text, cause) => {
     expect(leaderOf(text)).toBe(cause);
+  });
+
+  it('puts the compressor among the first two when it alone does not start', () => {
+    const s = createSession(real, { ...base, symptom: "compressor doesn't start, fan runs" });
+    const ranked = Object.entries(s.posterior).sort((a, b) => b[1] - a[1]);
+    expect(ranked.slice(0, 2).map(([id]) => id)).toContain('compressor_fault');
   });
 
   it('reads a refrigerant pressure that climbs as no complaint about the water circuit', () => {
