@@ -18,6 +18,7 @@ describe('a complaint in everyday words points the session at its usual causes',
     ['pas de bruit de pompe, radiateurs froids', 'circulator_power_fault'],
     ['outdoor fan not spinning, unit stops on high pressure', 'outdoor_fan_fault'],
     ['la PAC disjoncte au démarrage du compresseur', 'compressor_insulation_fault'],
+    ['défaut BP en hiver, la PAC se met en sécurité', 'refrigerant_undercharge'],
   ])('"%s" -> %s', (text, cause) => {
     expect(leaderOf(text)).toBe(cause);
   });
