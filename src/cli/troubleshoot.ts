@@ -1,4 +1,5 @@
 import { HeatsourceError } from '@heatsource/sdk';
+import { ERROR_CODE_MAX } from '../contract/common.js';
 import type { CreateSessionRequest, Session, SessionContext } from '../contract/sessions.js';
 import {
   clearingRepair,
@@ -70,6 +71,14 @@ function given(line: string): string | undefined {
   return t === '' || t === '?' ? undefined : t;
 }
 
+/**
+ * Whether a line typed at the code prompt is a description rather than a code: three words or more
+ * ("E9", "H 01" and "P1 blinking" are codes), or longer than a code may be.
+ */
+function readsAsDescription(line: string): boolean {
+  return line.split(/\s+/).length >= 3 || line.length > ERROR_CODE_MAX;
+}
+
 /** The request that starts the session: what the flags gave, the rest asked at the prompt. */
 async function startRequest(o: TroubleshootOptions): Promise<CreateSessionRequest | null> {
   const s = o.start;
@@ -83,11 +92,25 @@ async function startRequest(o: TroubleshootOptions): Promise<CreateSessionReques
     const c = await o.input.ask('Error code on the display (Enter if none): ');
     if (c === null) return null;
     code = given(c);
-    const d = await o.input.ask(
-      code ? 'What else do you see? (Enter to skip): ' : 'What is wrong, in a few words: ',
-    );
-    if (d === null) return null;
-    symptom = given(d);
+    if (code !== undefined && readsAsDescription(code)) {
+      // A complaint typed at the code prompt is what is wrong, not a code: it is kept, and the code
+      // asked once more, instead of a validation error that loses what was typed.
+      symptom = code;
+      o.print(`Taken as what is wrong: "${symptom}".`);
+      const again = await o.input.ask('Error code on the display, if any (Enter if none): ');
+      if (again === null) return null;
+      code = given(again);
+      if (code !== undefined && readsAsDescription(code)) {
+        symptom = `${symptom}. ${code}`;
+        code = undefined;
+      }
+    } else {
+      const d = await o.input.ask(
+        code ? 'What else do you see? (Enter to skip): ' : 'What is wrong, in a few words: ',
+      );
+      if (d === null) return null;
+      symptom = given(d);
+    }
   }
   const request: CreateSessionRequest = { brand, model };
   if (s.equipment) request.equipment = s.equipment;

@@ -65,10 +65,13 @@ export function pageResourceUri(documentId: string, page: number): string {
  * The request field that names an error code. The service document names it `error_code` ("The field is
  * named `error_code` in the request body"); every request that carries a code uses this one field.
  */
+/** The longest error code a request may carry. */
+export const ERROR_CODE_MAX = 32;
+
 export const ErrorCodeField = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(32)
+  .max(ERROR_CODE_MAX)
   .refine(...wellFormed)
   .describe('error code as shown on the display ("E9", "A5-01", "P 12")');

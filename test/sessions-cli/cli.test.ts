@@ -294,6 +294,21 @@ describe('heatsource troubleshoot', () => {
     expect(started.stdout).toContain('Step 1 of at most');
   }, 60_000);
 
+  it('takes a complaint typed at the code prompt as what is wrong, and asks the code again', async () => {
+    const state = path.join(home, 'complaint.sqlite');
+    const complaint = 'water dripping from the safety valve when heating';
+    const input = ['Demotherm', 'DT-A100-E', complaint, 'E9', 'quit'].join('\n');
+    const started = await cli(['troubleshoot', '--bundle', bundle, '--state', state], input);
+    expect(started.status, started.stderr).toBe(0);
+    expect(started.stderr).not.toContain('validation_failed');
+    expect(started.stdout).toContain(`Taken as what is wrong: "${complaint}".`);
+    expect(started.stdout).toContain('Error code on the display, if any');
+    const shown = parsed<Session>(
+      await cli(['session', 'show', '--bundle', bundle, '--state', state, '--json']),
+    );
+    expect(shown.equipment).toMatchObject({ error_code: 'E9', symptom: complaint });
+  }, 60_000);
+
   it('stops asking after three steps the technician cannot answer, and says why', async () => {
     const input = ['?', '?', '?', '?'].join('\n');
     const unit = ['-b', 'Demotherm', '-m', 'DT-A100-E', '-c', 'E9'];
