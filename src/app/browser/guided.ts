@@ -32,7 +32,8 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
       el('input', { name: 'brand', list: 'kept-brands', required: '', maxlength: '100' }),
     ),
     el('label', {}, 'Model ', el('input', { name: 'model', required: '', maxlength: '100' })),
-    el('label', {}, 'Error code ', el('input', { name: 'error_code', maxlength: '40' })),
+    // The contract's longest code (ERROR_CODE_MAX): a longer one would only come back refused.
+    el('label', {}, 'Error code ', el('input', { name: 'error_code', maxlength: '32' })),
     el('label', {}, 'What the customer reports ', el('input', { name: 'symptom', maxlength: '2000' })),
     el('button', { type: 'submit' }, 'Start guided troubleshooting'),
   );
