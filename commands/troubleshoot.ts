@@ -45,6 +45,7 @@ export default class Troubleshoot extends SessionCommand {
             ...(flags.equipment ? { equipment: flags.equipment as CreateSessionRequest['equipment'] } : {}),
             ...(context ? { context } : {}),
             ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
+            ...(flags.language ? { language: flags.language as CreateSessionRequest['language'] } : {}),
           },
           resumeCommand: (id) => resumeCommand(id, flags),
         });

@@ -53,6 +53,7 @@ export default class SessionStart extends SessionCommand {
       const readings = readingsOf(flags.reading);
       if (readings) request.readings = readings;
       if (flags.budget !== undefined) request.budget = flags.budget;
+      if (flags.language) request.language = flags.language as CreateSessionRequest['language'];
       if (!request.error_code && !request.symptom && !request.readings) {
         throw new CliError('say what is wrong: --code, --symptom or --reading', EXIT.usage);
       }

@@ -37,6 +37,10 @@ export const unitFlags = {
     options: ['heating', 'cooling', 'dhw'],
   }),
   budget: Flags.integer({ description: 'at most this many steps before escalating', min: 1, max: 50 }),
+  language: Flags.string({
+    description: "language of the session's labels and prompts (quotes stay as the manual prints them)",
+    options: ['en', 'fr'],
+  }),
 };
 
 export function contextOf(flags: { emitter?: string; mode?: string }): SessionContext | undefined {

@@ -25,6 +25,7 @@ export interface TroubleshootStart {
   equipment?: CreateSessionRequest['equipment'];
   context?: SessionContext;
   budget?: number;
+  language?: CreateSessionRequest['language'];
 }
 
 export interface TroubleshootOptions {
@@ -118,6 +119,7 @@ async function startRequest(o: TroubleshootOptions): Promise<CreateSessionReques
   if (symptom) request.symptom = symptom;
   if (s.context && Object.keys(s.context).length > 0) request.context = s.context;
   if (s.budget !== undefined) request.budget = s.budget;
+  if (s.language !== undefined) request.language = s.language;
   return request;
 }
 

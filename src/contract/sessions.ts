@@ -242,10 +242,18 @@ export const ManualCoverage = z
   .meta({ id: 'ManualCoverage', description: 'What the corpus holds for this unit' });
 export type ManualCoverage = z.infer<typeof ManualCoverage>;
 
+/**
+ * The language of a session's own words: cause and step labels, prompts, the conditions of the repairs
+ * left, the coverage message. What is quoted from a manual stays as printed.
+ */
+export const SessionLanguage = z.enum(['en', 'fr']).meta({ id: 'SessionLanguage' });
+export type SessionLanguage = z.infer<typeof SessionLanguage>;
+
 export const Session = z
   .object({
     id: z.string(),
     status: SessionStatus,
+    language: SessionLanguage,
     equipment: SessionEquipment,
     hypotheses: z.array(SessionHypothesis).describe('Most probable first'),
     stated_readings: z
@@ -281,6 +289,9 @@ export const CreateSessionRequest = z
       .refine(...wellFormed)
       .optional(),
     context: SessionContext.optional(),
+    language: SessionLanguage.optional().describe(
+      "The session's words (labels, prompts): en (the default) or fr; quotes from a manual stay as printed",
+    ),
     readings: z
       .array(
         z
@@ -320,6 +331,7 @@ export const SessionSummary = z
   .object({
     session_id: z.string(),
     status: SessionStatus,
+    language: SessionLanguage,
     equipment: SessionEquipment,
     stated_readings: z.array(StatedReading),
     path: z.array(SessionHistoryEntry),

@@ -148,6 +148,32 @@ describe('POST /v2/diagnostic-sessions', () => {
     const summary = (await get(`/v2/diagnostic-sessions/${s.id}/summary`)).json() as SessionSummary;
     expect(summary.stated_readings).toEqual(s.stated_readings);
   });
+
+  it('speaks the language asked at the start in every later payload, English by default', async () => {
+    expect((await start()).language).toBe('en');
+    const symptom = 'Lockout every morning, delta T very low';
+    const s = await start({ ...UNIT, symptom, language: 'fr' });
+    expect(s.language).toBe('fr');
+    expect(s.stated_readings[0]).toMatchObject({
+      label: 'Écart de température départ/retour',
+      outcome_label: 'Bas',
+    });
+    const labels = s.hypotheses.filter((h) => h.source === 'knowledge').map((h) => h.label);
+    expect(labels).toContain("Air dans le circuit d'eau");
+    const action = s.next_action!;
+    const answered = (
+      await post(respondUrl(s.id), { action_id: action.id, value: answerFor(action) })
+    ).json() as Session;
+    expect(answered.language).toBe('fr');
+    expect(answered.history[0]!.prompt).toBe(action.prompt);
+    const english = await start({ ...UNIT, symptom });
+    expect(answered.history[0]!.prompt).not.toBe(english.next_action!.prompt);
+    const summary = (await get(`/v2/diagnostic-sessions/${s.id}/summary`)).json() as SessionSummary;
+    expect(summary.language).toBe('fr');
+    const other = await post('/v2/diagnostic-sessions', { ...UNIT, language: 'de' });
+    expect(other.statusCode).toBe(400);
+    expect(other.body).toContain('language');
+  });
 });
 
 describe('GET /v2/diagnostic-sessions/:id', () => {

@@ -181,6 +181,32 @@ describe('heatsource session, offline', () => {
   }, 60_000);
 });
 
+describe('heatsource session, in French', () => {
+  it('prints the labels and prompts in French with --language fr, and keeps them for the next steps', async () => {
+    const state = path.join(home, 'french.sqlite');
+    const src = ['--bundle', bundle, '--state', state];
+    const started = await cli(['session', 'start', ...unitFlags, '--language', 'fr', ...src]);
+    expect(started.status, started.stderr).toBe(0);
+    expect(started.stdout).toContain("Air dans le circuit d'eau");
+    const first = parsed<Session>(await cli(['session', 'show', ...src, '--json']));
+    expect(first.language).toBe('fr');
+    const next = parsed<Session>(
+      await cli([
+        'session',
+        'respond',
+        first.id,
+        typed(first.next_action!, answerFor(first.next_action!)),
+        ...src,
+        '--json',
+      ]),
+    );
+    expect(next.language).toBe('fr');
+    const wrong = await cli(['session', 'start', ...unitFlags, '--language', 'de', ...src]);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('--language');
+  }, 60_000);
+});
+
 describe('heatsource session, a repair that hides its cause', () => {
   it('says the top-up cleared the fault for now and names the leak repair as the remedy', async () => {
     const state = path.join(home, 'masked.sqlite');

@@ -316,11 +316,12 @@ export function coverageOf(state: SessionState, lang: Language = 'en'): ManualCo
 
 /** The session as the contract shows it (REST body, MCP structured content, CLI view). */
 export function toPublic(state: SessionState, options: PublicOptions = {}): Session {
-  const lang = options.lang ?? 'en';
+  const lang = options.lang ?? state.language ?? 'en';
   const next = state.next_action_id ? actionById(state, state.next_action_id) : undefined;
   const session: Session = {
     id: state.id,
     status: state.status,
+    language: lang,
     equipment: equipmentOf(state),
     hypotheses: hypothesesOf(state, lang),
     stated_readings: statedOf(state, lang),
@@ -336,12 +337,13 @@ export function toPublic(state: SessionState, options: PublicOptions = {}): Sess
 
 /** The path taken, the outcome, and every page cited along the way. */
 export function summary(state: SessionState, options: PublicOptions = {}): SessionSummary {
-  const lang = options.lang ?? 'en';
+  const lang = options.lang ?? state.language ?? 'en';
   const path = historyOf(state, lang);
   const outcome = outcomeOf(state, lang) ?? null;
   return {
     session_id: state.id,
     status: state.status,
+    language: lang,
     equipment: equipmentOf(state),
     stated_readings: statedOf(state, lang),
     path,

@@ -16,6 +16,7 @@ export function sessionInitFromRequest(
   if (request.context !== undefined) init.context = { ...request.context };
   if (request.readings !== undefined) init.readings = request.readings.map((r) => ({ ...r }));
   if (request.budget !== undefined) init.budget = request.budget;
+  if (request.language !== undefined) init.language = request.language;
   if (extra.manualFacts !== undefined) init.manualFacts = extra.manualFacts;
   if (extra.id !== undefined) init.id = extra.id;
   if (extra.noManual !== undefined) init.noManual = extra.noManual;

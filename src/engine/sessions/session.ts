@@ -192,6 +192,7 @@ export function createSession(knowledge: Knowledge, init: SessionInit): SessionS
     format: 'heatsource.session/1',
     id: init.id ?? sessionId(knowledge, init),
     status: 'active',
+    ...(init.language && init.language !== 'en' ? { language: init.language } : {}),
     equipment: {
       kind: init.equipment,
       brand: init.brand,

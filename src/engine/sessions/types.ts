@@ -75,6 +75,8 @@ export interface SessionInit {
   id?: string;
   /** What the corpus lacks for this unit: no manual of the brand, of the model, or no entry for the code. */
   noManual?: 'brand' | 'model' | 'code';
+  /** The language of the session's own words (default English). */
+  language?: 'en' | 'fr';
 }
 
 export type AnswerValue = boolean | number | string;
@@ -322,6 +324,8 @@ export interface SessionState {
   format: 'heatsource.session/1';
   id: string;
   status: SessionStatus;
+  /** The language of the session's own words; absent: English (and in sessions stored before it). */
+  language?: 'en' | 'fr';
   equipment: {
     kind: EquipmentKind;
     brand: string;
