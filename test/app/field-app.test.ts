@@ -68,11 +68,12 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
     page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   /** Starts a guided session from the app's form on the unit of REQUEST; the session's view. */
-  const startGuidedSession = async () => {
+  const startGuidedSession = async (language: 'en' | 'fr' = 'en') => {
     const form = page.locator('#guided-form');
     await form.getByLabel('Brand').fill(REQUEST.brand);
     await form.getByLabel('Model').fill(REQUEST.model);
     await form.getByLabel('Error code').fill(REQUEST.error_code);
+    await form.getByLabel('Steps in').selectOption(language);
     await page.getByRole('button', { name: 'Start guided troubleshooting' }).click();
     return page.locator('#guided-session');
   };
@@ -211,6 +212,19 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
     expect(items).toContain('Replace the flow switch (only once a check confirms the part)');
     expect(items).toContain('Top up the water pressure (only after this reading: read the water pressure)');
     expect(await noHorizontalScroll()).toBe(true);
+  });
+
+  it('runs a session in French when asked, down to the repairs left', async () => {
+    const view = await startGuidedSession('fr');
+    await view.locator('.prompt').waitFor();
+    for (let answered = 1; answered <= 3; answered++) {
+      await view.getByRole('button', { name: "Can't check" }).click();
+      await expect.poll(() => view.getAttribute('data-answers')).toBe(String(answered));
+    }
+    const items = await view.locator('ol.repair-plan li').allTextContents();
+    expect(items).toContain(
+      "Refaire l'appoint en eau (seulement après ce relevé : relever la pression d'eau)",
+    );
   });
 
   it('online, a search for a brand with no manual names the brand as the reason', async () => {

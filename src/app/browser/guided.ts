@@ -18,6 +18,18 @@ export interface GuidedDeps {
  * network allows: created under its own Idempotency-Key (charged once however often the sending is
  * retried), then each answer and the close under keys derived from it, so a retry never applies twice.
  */
+/** The session language to choose from, French first on a device set to French. */
+function languageSelect(): HTMLSelectElement {
+  const select = el(
+    'select',
+    { name: 'language' },
+    el('option', { value: 'en' }, 'English'),
+    el('option', { value: 'fr' }, 'Français'),
+  );
+  select.value = navigator.language.toLowerCase().startsWith('fr') ? 'fr' : 'en';
+  return select;
+}
+
 export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
   const root = document.getElementById('guided-body')!;
   let current: PendingSession | null = null;
@@ -35,6 +47,7 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
     // The contract's longest code (ERROR_CODE_MAX): a longer one would only come back refused.
     el('label', {}, 'Error code ', el('input', { name: 'error_code', maxlength: '32' })),
     el('label', {}, 'What the customer reports ', el('input', { name: 'symptom', maxlength: '2000' })),
+    el('label', {}, 'Steps in ', languageSelect()),
     el('button', { type: 'submit' }, 'Start guided troubleshooting'),
   );
   const view = el('div', { id: 'guided-session', 'aria-live': 'polite' });
@@ -46,6 +59,7 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
     const request: Record<string, string> = { brand: v.brand ?? '', model: v.model ?? '' };
     if (v.error_code) request.error_code = v.error_code;
     if (v.symptom) request.symptom = v.symptom;
+    if (v.language === 'fr') request.language = 'fr';
     const key = crypto.randomUUID();
     void change({
       key,
