@@ -53,6 +53,14 @@ describe('a low pressure that comes back', () => {
     expect(end.outcome?.action_id).toBe('repair_water_leak');
   });
 
+  it('does not ask how the pressure behaves when the caller said it, and goes on to the leak', () => {
+    const symptom = "je dois remettre de l'eau chaque semaine";
+    const s = createSession(real, { ...base, ...lowGauge, symptom });
+    const { s: end, asked } = drive(s, { top_up_water_pressure: true, inspect_water_leaks: 'present' });
+    expect(asked).not.toContain('ask_pressure_history');
+    expect(end.outcome?.cause_id).toBe('water_circuit_leak');
+  });
+
   it('concludes on the low pressure itself when the pressure held before this loss', () => {
     const s = createSession(real, { ...base, ...lowGauge, symptom: 'défaut débit' });
     const { s: end } = drive(s, { ask_pressure_history: 'stable', top_up_water_pressure: true });

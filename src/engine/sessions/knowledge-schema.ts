@@ -85,6 +85,12 @@ const ChoiceQuantity = z
     label: Labels,
     equipment: z.array(EquipmentKind).min(1),
     choices: z.array(Choice.strict()).min(2),
+    /**
+     * Told by the occupant or the caller rather than read on site (how the pressure behaved over the
+     * last days): stated in the description, it is the answer the question would get, not a weaker
+     * second-hand reading.
+     */
+    told: z.boolean().default(false),
   })
   .strict();
 

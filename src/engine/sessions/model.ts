@@ -65,7 +65,12 @@ function statedEvidence(k: Knowledge, init: SessionInit, actions: ModelAction[])
     k.settings.description.stated_window,
     readable,
   );
-  return stated.map((r) => ({ ...r, action_id: readingActionOf(actions, r.quantity)!.id }));
+  const told = new Set(k.quantities.flatMap((q) => (q.type === 'choice' && q.told ? [q.id] : [])));
+  return stated.map((r) => ({
+    ...r,
+    action_id: readingActionOf(actions, r.quantity)!.id,
+    ...(told.has(r.quantity) ? { told: true as const } : {}),
+  }));
 }
 
 export function sessionId(knowledge: Knowledge, init: SessionInit): string {

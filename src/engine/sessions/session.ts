@@ -54,7 +54,9 @@ export function statedInForce(
     .filter((stated) => !measured.has(stated.quantity))
     .map((stated) => {
       const action = actionOf(state, stated.action_id);
-      const weights = (action.table?.outcomes ?? []).map((o) => (o === stated.outcome ? 1 : 1 - reliability));
+      // A told fact (how the pressure behaved) stated by the caller is the answer itself.
+      const weight = stated.told ? 1 : reliability;
+      const weights = (action.table?.outcomes ?? []).map((o) => (o === stated.outcome ? 1 : 1 - weight));
       return { stated, action, weights };
     });
 }
@@ -104,6 +106,11 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
   for (const evidence of statedInForce(state)) {
     // Not counted among the answers: the description alone never closes a case.
     posterior = update(model, posterior, evidence.action, evidence.weights);
+    if (evidence.stated.told) {
+      // Told: the question is not asked again, and its answer tells causes apart as an answer does.
+      answered.add(evidence.action.id);
+      valued.add(evidence.action.id);
+    }
     quantityReliability.set(evidence.action.quantity!, model.settings.statedReliability ?? 0);
     if (evidence.action.quantity === WARRANTY_QUANTITY) warranty = evidence.stated.outcome === 'true';
   }

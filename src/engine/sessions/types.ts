@@ -286,6 +286,8 @@ export interface StatedEvidence {
   outcome: string;
   phrase: string;
   action_id: string;
+  /** The quantity is told, not read (`told` in the knowledge): the statement is the answer itself. */
+  told?: true;
 }
 
 export type SessionStatus = 'active' | 'concluded' | 'escalated' | 'closed';
