@@ -9,7 +9,9 @@ import { normaliseText } from '../src/engine/sessions/text-match.js';
 /** Their cause ids (taxonomy v2/v3) -> the causes of ours that they cover. */
 export const CAUSE_MAP: Record<string, string[]> = {
   air_circuit: ['air_in_water_circuit'],
-  pression_basse: ['low_water_pressure'],
+  // Their low pressure is the circuit's state whatever lowered it; their tree has no leak of its own,
+  // so a circuit that keeps losing water is theirs too (a flat vessel is told apart by its own check).
+  pression_basse: ['low_water_pressure', 'water_circuit_leak'],
   filtre_colmate: ['strainer_clogged', 'air_filter_clogged', 'outdoor_coil_blocked'],
   pompe_grippee: ['circulator_failed'],
   flowswitch_hs: ['flow_switch_faulty'],

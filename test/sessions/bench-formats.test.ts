@@ -188,7 +188,7 @@ describe('session benchmark harness', () => {
     expect(cases.map((c) => `${c.format}:${c.id}`)).toEqual(['am:ham-9003', 'v2:hb2-9001', 'v3:hb2-9002']);
     expect(cases.map((c) => trueCausesOf(k, c))).toEqual([
       ['circulator_power_fault'],
-      ['low_water_pressure'],
+      ['low_water_pressure', 'water_circuit_leak'],
       ['air_in_water_circuit'],
     ]);
     expect(cases[2]!.init.context).toEqual({ emitter: 'underfloor' });
