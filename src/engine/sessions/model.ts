@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Citation } from '../../contract/common.js';
+import { answerWeights } from './inference.js';
 import { type Action, type EquipmentKind, type Knowledge, quantityOutcomes } from './knowledge-schema.js';
 import { analyseManual } from './manual-analysis.js';
 import {
@@ -13,6 +14,7 @@ import {
 } from './outcome-tables.js';
 import { citationsOf, pushQuote, sameCitation } from './quotes.js';
 import { manualRangesFor, withRange } from './sourced-ranges.js';
+import { readStatedNumbers } from './stated-numbers.js';
 import { readStatements } from './statements.js';
 import { anyPhraseOccurs, keywordScore, tokens } from './text-match.js';
 import type {
@@ -26,6 +28,7 @@ import type {
   SessionModel,
   StatedEvidence,
 } from './types.js';
+import { toStepUnit } from './units.js';
 
 export const RESIDUAL_ID = 'unknown';
 
@@ -59,18 +62,45 @@ export function readingActionOf(actions: ModelAction[], quantity: string): Model
 /** The readings the technician's description states, each on the action that reads its quantity. */
 function statedEvidence(k: Knowledge, init: SessionInit, actions: ModelAction[]): StatedEvidence[] {
   const readable = new Set(actions.flatMap((a) => (a.quantity && a.table ? [a.quantity] : [])));
-  const stated = readStatements(
-    k.statements,
-    init.symptom ?? '',
-    k.settings.description.stated_window,
-    readable,
-  );
+  const window = k.settings.description.stated_window;
+  const stated = readStatements(k.statements, init.symptom ?? '', window, readable);
   const told = new Set(k.quantities.flatMap((q) => (q.type === 'choice' && q.told ? [q.id] : [])));
-  return stated.map((r) => ({
+  const out: StatedEvidence[] = stated.map((r) => ({
     ...r,
     action_id: readingActionOf(actions, r.quantity)!.id,
     ...(told.has(r.quantity) ? { told: true as const } : {}),
   }));
+  // A number stated with its unit ("pression à 0,6 bar"), where the words did not already state a band.
+  for (const n of readStatedNumbers(k.statements, init.symptom ?? '', window)) {
+    if (!readable.has(n.quantity) || out.some((e) => e.quantity === n.quantity)) continue;
+    const action = readingActionOf(actions, n.quantity)!;
+    const value = numberInStepUnit(action, n.reading);
+    if (value === null) continue;
+    const weights = answerWeights(action, value);
+    const band = action.table!.outcomes[weights.indexOf(Math.max(...weights))]!;
+    // A number with its unit was read off the unit by whoever wrote it: it is the answer, as a told fact is.
+    out.push({
+      quantity: n.quantity,
+      outcome: band,
+      phrase: n.phrase,
+      action_id: action.id,
+      value,
+      told: true,
+    });
+  }
+  return out;
+}
+
+/** A stated reading in the step's unit, or null when its unit is not one of the step's kind or the value is not plausible. */
+function numberInStepUnit(action: ModelAction, reading: string): number | null {
+  if (action.expected.type !== 'number') return null;
+  try {
+    const { value } = toStepUnit(reading, action.expected.unit);
+    answerWeights(action, value);
+    return value;
+  } catch {
+    return null;
+  }
 }
 
 export function sessionId(knowledge: Knowledge, init: SessionInit): string {

@@ -56,7 +56,13 @@ export function statedInForce(
       const action = actionOf(state, stated.action_id);
       // A told fact (how the pressure behaved) stated by the caller is the answer itself.
       const weight = stated.told ? 1 : reliability;
-      const weights = (action.table?.outcomes ?? []).map((o) => (o === stated.outcome ? 1 : 1 - weight));
+      // A stated number weighs each band as its answer would (a value at a range's end counts for both),
+      // softened like any statement.
+      const exact =
+        stated.value !== undefined
+          ? answerWeights(action, stated.value)
+          : (action.table?.outcomes ?? []).map((o) => (o === stated.outcome ? 1 : 0));
+      const weights = exact.map((w) => 1 - weight * (1 - w));
       return { stated, action, weights };
     });
 }

@@ -286,8 +286,13 @@ export interface StatedEvidence {
   outcome: string;
   phrase: string;
   action_id: string;
-  /** The quantity is told, not read (`told` in the knowledge): the statement is the answer itself. */
+  /**
+   * The statement is the answer itself: a quantity told rather than read (`told` in the knowledge), or a
+   * number stated with its unit. Its question is not asked again.
+   */
   told?: true;
+  /** A number stated with its unit, in the step's unit: weighed by its bands as an answer would be. */
+  value?: number;
 }
 
 export type SessionStatus = 'active' | 'concluded' | 'escalated' | 'closed';
