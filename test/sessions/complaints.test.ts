@@ -14,11 +14,14 @@ describe('a complaint in everyday words points the session at its usual causes',
     ['pression monte à 3 bar quand ça chauffe puis redescend à froid', 'expansion_vessel_flat'],
     ['condensate dripping from the indoor unit', 'condensate_blocked'],
     ['no hot water, heating ok', 'diverter_valve_stuck'],
+    ['ballon ECS ne chauffe plus', 'diverter_valve_stuck'],
     ['radiators cold, pump very noisy', 'air_in_water_circuit'],
     ['pas de bruit de pompe, radiateurs froids', 'circulator_power_fault'],
     ['outdoor fan not spinning, unit stops on high pressure', 'outdoor_fan_fault'],
     ['la PAC disjoncte au démarrage du compresseur', 'compressor_insulation_fault'],
     ['défaut BP en hiver, la PAC se met en sécurité', 'refrigerant_undercharge'],
+    ["le différentiel saute dès que la résistance d'appoint s'enclenche", 'dhw_heater_failed'],
+    ["fuite d'eau sous l'unité intérieure", 'water_circuit_leak'],
   ])('"%s" -> %s', (text, cause) => {
     expect(leaderOf(text)).toBe(cause);
   });
