@@ -18,6 +18,11 @@ function cli(args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}): 
   return runCliAsync(args, { input, env: freshUserEnv(home, extraEnv) });
 }
 
+/** The flags that keep a test's offline sessions in a state file of its own. */
+function offline(name: string): string[] {
+  return ['--bundle', bundle, '--state', path.join(home, `${name}.sqlite`)];
+}
+
 function parsed<T>(r: Run): T {
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as T;
@@ -183,8 +188,7 @@ describe('heatsource session, offline', () => {
 
 describe('heatsource session, in French', () => {
   it('prints the labels and prompts in French with --language fr, and keeps them for the next steps', async () => {
-    const state = path.join(home, 'french.sqlite');
-    const src = ['--bundle', bundle, '--state', state];
+    const src = offline('french');
     const started = await cli(['session', 'start', ...unitFlags, '--language', 'fr', ...src]);
     expect(started.status, started.stderr).toBe(0);
     expect(started.stdout).toContain("Air dans le circuit d'eau");
@@ -209,8 +213,7 @@ describe('heatsource session, in French', () => {
 
 describe('heatsource session, a repair that hides its cause', () => {
   it('says the top-up cleared the fault for now and names the leak repair as the remedy', async () => {
-    const state = path.join(home, 'masked.sqlite');
-    const src = ['--bundle', bundle, '--state', state];
+    const src = offline('masked');
     const leak: Record<string, boolean | string> = {
       ask_pressure_history: 'drops_over_days',
       top_up_water_pressure: true,
