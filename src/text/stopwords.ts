@@ -45,6 +45,7 @@ const StopWordsFile = z
     articles: perLanguage,
     negations: perLanguage,
     sides: perLanguage,
+    qualifiers: perLanguage,
   })
   .superRefine((file, ctx) => {
     // An article is a function word of its language: one missing from `words` is a slip in the file.
@@ -66,6 +67,7 @@ interface Loaded {
   articles: ReadonlySet<string>;
   negations: ReadonlySet<string>;
   sides: ReadonlySet<string>;
+  qualifiers: ReadonlySet<string>;
 }
 
 let loaded: Loaded | undefined;
@@ -80,6 +82,7 @@ function load(): Loaded {
     articles: new Set(LANGUAGES.flatMap((l) => file.articles[l])),
     negations: new Set(LANGUAGES.flatMap((l) => file.negations[l])),
     sides: new Set(LANGUAGES.flatMap((l) => file.sides[l])),
+    qualifiers: new Set(LANGUAGES.flatMap((l) => file.qualifiers[l])),
   };
   return loaded;
 }
@@ -108,6 +111,14 @@ export function negationsAnywhere(): ReadonlySet<string> {
  */
 export function sidesAnywhere(): ReadonlySet<string> {
   return load().sides;
+}
+
+/**
+ * Words that, right before a pressure's name, make it the refrigerant's ("haute pression", "low
+ * pressure side"), in every language at once.
+ */
+export function refrigerantQualifiersAnywhere(): ReadonlySet<string> {
+  return load().qualifiers;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { negationsAnywhere, sidesAnywhere } from '../../text/stopwords.js';
+import { negationsAnywhere, refrigerantQualifiersAnywhere, sidesAnywhere } from '../../text/stopwords.js';
 import type { Statement } from './knowledge-schema.js';
 import { allPhrases, normaliseText, phraseSpans } from './text-match.js';
 
@@ -7,7 +7,7 @@ export interface StatedNumber {
   quantity: string;
   /** The number and its unit as written, for the step's unit conversion ("0.6 bar"). */
   reading: string;
-  /** The words of the description it was read from (normalised). */
+  /** The words it was read from: the name as normalised, then the number as written ("pression d eau 0,6 bar"). */
   phrase: string;
 }
 
@@ -19,23 +19,6 @@ export interface StatedNumber {
  */
 const NUMBER_WITH_UNIT = /([-+]?\d+(?:[.,]\d+)?)\s*([^\s\d.,;:!?()[\]][^\s.,;:!?()[\]]{0,5})/gu;
 const CLAUSE_START = /(?:[.,:!?](?:\s|$)|[;()[\]\n]|\s[-–—]+\s)/gu;
-
-/**
- * Words that, right before a pressure's name, make it the refrigerant's ("haute pression", "low
- * pressure side"): a number after them is not the water circuit's.
- */
-const REFRIGERANT_QUALIFIERS = new Set([
-  'haute',
-  'basse',
-  'high',
-  'low',
-  'hoch',
-  'nieder',
-  'alta',
-  'baja',
-  'hoge',
-  'lage',
-]);
 
 /** The text from the last clause break before `end` up to `end`. */
 function clauseBefore(text: string, end: number): string {
@@ -54,6 +37,8 @@ export function readStatedNumbers(statements: Statement[], text: string, window:
   const found = new Map<string, StatedNumber | null>();
   const negations = negationsAnywhere();
   const sides = sidesAnywhere();
+  // "haute pression 28 bar": the refrigerant's (data/text/stop-words.json, `qualifiers`).
+  const qualifiers = refrigerantQualifiersAnywhere();
   for (const m of text.matchAll(NUMBER_WITH_UNIT)) {
     const reading = `${m[1]!.replace(',', '.')} ${m[2]!}`;
     const before = normaliseText(clauseBefore(text, m.index)).split(' ').filter(Boolean);
@@ -67,7 +52,7 @@ export function readStatedNumbers(statements: Statement[], text: string, window:
       const between = before.slice(span.end);
       const previous = before[span.start - 1];
       if (between.some((w) => negations.has(w) || sides.has(w))) continue;
-      if (previous !== undefined && (sides.has(previous) || REFRIGERANT_QUALIFIERS.has(previous))) continue;
+      if (previous !== undefined && (sides.has(previous) || qualifiers.has(previous))) continue;
       // The number as written ("0,6 bar"), after the name's words.
       const phrase = [...before.slice(span.start), m[0].trim()].join(' ');
       const known = found.get(statement.quantity);
