@@ -258,7 +258,9 @@ export const Session = z
     hypotheses: z.array(SessionHypothesis).describe('Most probable first'),
     stated_readings: z
       .array(StatedReading)
-      .describe('Readings the description states: weaker evidence than a reading taken on site'),
+      .describe(
+        'Readings the description states: weaker evidence than a reading taken on site, except a number with its unit and what the caller tells (how the pressure behaved), which weigh as answers',
+      ),
     next_action: NextAction.nullable().describe('Null once the session has concluded, escalated or closed'),
     history: z.array(SessionHistoryEntry),
     outcome: SessionOutcome.optional(),
