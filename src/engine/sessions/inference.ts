@@ -209,3 +209,28 @@ export function expectedGain(model: SessionModel, p: Distribution, action: Model
   byAction.set(action, gain);
   return gain;
 }
+
+function binaryEntropy(x: number): number {
+  if (x <= 0 || x >= 1) return 0;
+  return -x * Math.log2(x) - (1 - x) * Math.log2(1 - x);
+}
+
+/**
+ * Expected information in bits about one question only: whether the cause is among `members` (the
+ * leading remedy group) or not. A check can tell much about causes nobody suspects and nothing about
+ * the lead; this measures what it tells about the lead.
+ */
+export function expectedGainOnGroup(
+  model: SessionModel,
+  p: Distribution,
+  action: ModelAction,
+  members: readonly string[],
+): number {
+  if (!action.table || Object.keys(action.table.rows).length === 0) return 0;
+  const massIn = (d: Distribution) => members.reduce((sum, id) => sum + (d[id] ?? 0), 0);
+  let after = 0;
+  for (const b of branches(model, p, action)) {
+    if (b.probability > 0) after += b.probability * binaryEntropy(massIn(b.posterior));
+  }
+  return Math.max(0, binaryEntropy(massIn(p)) - after);
+}

@@ -149,6 +149,11 @@ export const Action = z
     fixes: z.record(z.string(), z.number().gt(0).max(1)).optional(),
     /** For a repair: the number quantity it brings back into range; its prompt states that range. */
     restores: z.string().optional(),
+    /**
+     * For a repair of a defect someone must first find (the damaged section of a cable): the quantities
+     * whose reading finds it. The repair is tried only once one of them has been read.
+     */
+    located_by: z.array(z.string()).min(1).optional(),
     /** Swaps or opens a part: never proposed while a cheaper check could rule its cause out. */
     replacement: z.boolean().default(false),
     /** A major part: a unit under warranty goes to the manufacturer instead. */
@@ -323,6 +328,10 @@ export function checkKnowledgeReferences(k: Knowledge): string[] {
     if (a.kind !== 'repair' && a.fixes) problems.push(`action ${a.id}: only a repair fixes causes`);
     if (a.restores !== undefined && quantities.get(a.restores)?.type !== 'number')
       problems.push(`action ${a.id}: restores ${a.restores}, which is not a number quantity`);
+    for (const id of a.located_by ?? []) {
+      if (a.kind !== 'repair') problems.push(`action ${a.id}: only a repair is located by a reading`);
+      else if (!quantities.has(id)) problems.push(`action ${a.id}: located by unknown quantity ${id}`);
+    }
     if (a.kind === 'escalate' && !a.escalation) problems.push(`action ${a.id}: an escalation needs a target`);
     for (const id of Object.keys(a.fixes ?? {})) {
       if (!causes.has(id)) problems.push(`action ${a.id}: fixes unknown cause ${id}`);

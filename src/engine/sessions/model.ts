@@ -267,6 +267,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       ...partOf(a),
       ...(a.instrument ? { instrument: a.instrument } : {}),
       ...(a.restores ? { restores: a.restores } : {}),
+      ...(a.located_by ? { locatedBy: a.located_by } : {}),
     };
   });
 
@@ -329,6 +330,14 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       minGainBits: s.selection.min_gain_bits,
       quickMinutes: s.selection.quick_minutes,
       glanceMinutes: s.selection.glance_minutes,
+      ...(s.selection.glance_on_lead
+        ? {
+            glanceOnLead: {
+              lead: s.selection.glance_on_lead.lead,
+              minGainBits: s.selection.glance_on_lead.min_gain_bits,
+            },
+          }
+        : {}),
       quickMinGain: s.selection.quick_min_gain,
       ruleOutRatio: s.selection.rule_out_ratio,
       unansweredStreak: s.selection.unanswered_streak,

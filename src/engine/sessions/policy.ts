@@ -7,7 +7,7 @@ import {
   unconfirmedRivals,
 } from './conclusion-checks.js';
 import { repairAsTest } from './expected-cost.js';
-import { type Distribution, expectedGain, priorOf } from './inference.js';
+import { type Distribution, expectedGain, expectedGainOnGroup, priorOf } from './inference.js';
 import { RESIDUAL_ID } from './model.js';
 import {
   actionById,
@@ -338,7 +338,8 @@ export function decide(s: Situation): Decision {
   // A repair that brings a reading back into its range (topping up the pressure) waits for that
   // reading: nobody tops up a circuit whose gauge they have not read, and overfilling one lifts its
   // safety valve. Once it has a value (read on site, or stated in the description where the knowledge
-  // reads such a statement), it tells whether the repair is due.
+  // reads such a statement), it tells whether the repair is due. Likewise a repair of a defect someone
+  // must first find (the damaged section of a cable) waits for a reading that finds it.
   // Once a repair has cleared the fault, no other repair is asked as a step: "did the fault clear?"
   // has no answer any more. What is left to try goes into the plan of a job handed on.
   const cleared = s.resolvedBy.length > 0;
@@ -347,7 +348,8 @@ export function decide(s: Situation): Decision {
       !cleared &&
       a.kind === 'repair' &&
       !a.replacement &&
-      (!a.restores || !model.settings.restoreNeedsReading || s.quantityReliability.has(a.restores)),
+      (!a.restores || !model.settings.restoreNeedsReading || s.quantityReliability.has(a.restores)) &&
+      (!a.locatedBy || a.locatedBy.some((q) => s.quantityReliability.has(q))),
   );
 
   // Once the answers point at the leader well past every other cause (none explains them at
@@ -365,7 +367,16 @@ export function decide(s: Situation): Decision {
   const quickGain = settings.quickMinGain ?? 1;
   // A reading that needs a meter the installation does not carry is never a glance nor a quick reading:
   // it is chosen, like any longer check, by its information per minute.
-  const glances = askable.filter((a) => a.minutes <= (settings.glanceMinutes ?? 0) && !a.instrument);
+  // Once the complaint points at a leading group, a glance that tells nothing about it (the water gauge
+  // on a communication fault) is not asked first: it is weighed with every other check, per minute.
+  const onLead = settings.glanceOnLead;
+  const led = onLead !== undefined && group.mass >= onLead.lead - EPSILON;
+  const glances = askable.filter(
+    (a) =>
+      a.minutes <= (settings.glanceMinutes ?? 0) &&
+      !a.instrument &&
+      (!led || expectedGainOnGroup(model, p, a, ids) >= onLead.minGainBits),
+  );
   // The glance's bar is the plain minimum gain: tying it to the quick-reading bar let a raised bar
   // push the gauge behind longer checks, against the rule that it comes first.
   const quick =

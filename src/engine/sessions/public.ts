@@ -134,16 +134,20 @@ function actionById(state: SessionState, id: string): ModelAction {
 
 /**
  * The repairs a hand-on leaves, each with what must come before it: a part swap waits for a check that
- * confirms the part, and a repair that brings a reading back into range (a top-up) for that reading.
+ * confirms the part, a repair that brings a reading back into range (a top-up) for that reading, and a
+ * repair of a defect someone must first find for the first reading that finds it.
  */
 function repairPlanOf(state: SessionState, ids: string[], lang: Language): SessionOutcome['repair_plan'] {
   const read = ids.length > 0 ? quantitiesWithValue(state) : new Set<string>();
   return ids.map((id) => {
     const step = actionById(state, id);
+    const located = step.locatedBy?.some((q) => read.has(q)) ?? true;
     const reading =
       step.restores && !read.has(step.restores)
         ? readingActionOf(state.model.actions, step.restores)
-        : undefined;
+        : !located
+          ? readingActionOf(state.model.actions, step.locatedBy![0]!)
+          : undefined;
     const readingLabel = reading ? text(reading.label, lang) : null;
     return {
       id,

@@ -98,6 +98,15 @@ export const Settings = z
         glance_minutes: z.number().min(0).default(0),
         quick_min_gain: z.number().positive().default(0.05),
         /**
+         * Once the leading remedy group holds `lead` or more, a glance comes first only when it tells at
+         * least `min_gain_bits` about that group (whether the cause is in it or not): a complaint that
+         * already points somewhere is not opened on a gauge that bears on causes nobody suspects.
+         */
+        glance_on_lead: z
+          .object({ lead: z.number().gt(0).max(1), min_gain_bits: z.number().positive() })
+          .strict()
+          .optional(),
+        /**
          * Minute-equivalents added, when choosing the next check only, to one that needs an instrument:
          * at equal information, what anyone can see, hear or read on the unit comes first. Not a cost of
          * the work (the repair order and the checks that could rule a part out keep the plain cost).

@@ -185,6 +185,8 @@ export interface ModelAction {
   instrument?: string;
   /** The quantity a repair brings back into its range (topping up: the water pressure). */
   restores?: string;
+  /** The quantities whose reading finds the defect a repair mends; the repair waits for one of them. */
+  locatedBy?: string[];
 }
 
 export interface ModelSettings {
@@ -209,6 +211,8 @@ export interface ModelSettings {
   quickMinutes?: number;
   /** Readings of at most this many minutes come before repairs whatever the technician could read. */
   glanceMinutes?: number;
+  /** Past a lead of `lead`, a glance comes first only when it tells `minGainBits` about the lead. */
+  glanceOnLead?: { lead: number; minGainBits: number };
   quickMinGain?: number;
   ruleOutRatio: number;
   /**
