@@ -17,8 +17,25 @@ describe('the first steps of a complaint that already points somewhere', () => {
     const first = nextAction(createSession(real, { ...base, symptom: COMMS }));
     expect(first?.id).not.toBe('read_water_pressure');
     // Without the rule the same session opens on the gauge, which bears on no suspected cause.
-    const without = withSelection({ glance_on_lead: undefined });
+    const without = withSelection({ when_led: undefined });
     expect(nextAction(createSession(without, { ...base, symptom: COMMS }))?.id).toBe('read_water_pressure');
+  });
+
+  it('looks at the link cable before trying the repairs of causes the complaint leaves unlikely', () => {
+    const { asked } = drive(createSession(real, { ...base, symptom: COMMS }), {});
+    const cable = asked.indexOf('inspect_link_cable');
+    expect(cable).toBeGreaterThanOrEqual(0);
+    for (const unlikely of ['open_isolation_valves', 'adjust_heating_curve']) {
+      const at = asked.indexOf(unlikely);
+      expect(at === -1 || at > cable).toBe(true);
+    }
+    // Without the rule the same session opens the isolation valves before it looks at the cable.
+    const noFloor = { ...real.settings.selection.when_led!, test_repair_min_fix: 0 };
+    const without = drive(
+      createSession(withSelection({ when_led: noFloor }), { ...base, symptom: COMMS }),
+      {},
+    );
+    expect(without.asked.indexOf('open_isolation_valves')).toBeGreaterThanOrEqual(0);
   });
 
   it('still opens on the gauge when the complaint is about the pressure', () => {
@@ -50,6 +67,18 @@ describe('a repair of a defect someone must first find', () => {
     expect(drive(createSession(unlocated(), { ...base, symptom: COMMS }), {}).asked).toContain(
       'repair_link_cable',
     );
+  });
+
+  it('is not asked after an inspection that found the cable intact, which is not a defect found', () => {
+    const { asked, s } = drive(createSession(real, { ...base, symptom: COMMS }), {
+      inspect_link_cable: 'intact',
+      reset_unit: false,
+    });
+    expect(asked).toContain('inspect_link_cable');
+    expect(asked).not.toContain('repair_link_cable');
+    // What could still find the damage is the continuity measurement.
+    const step = toPublic(s).outcome?.repair_plan.find((r) => r.id === 'repair_link_cable');
+    expect(step?.reading_first?.id).toBe('measure_link_continuity');
   });
 
   it('is the conclusion once the inspection finds the cable damaged', () => {

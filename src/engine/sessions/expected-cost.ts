@@ -17,12 +17,14 @@ import type { ModelAction } from './types.js';
  * session's chance of an answer; unanswered, it leaves the beliefs as they were) and than the repair
  * order itself. With no check left to ask, the alternative is handing the job on: a repair is then
  * tried only when its chance of clearing the fault, times the cost of handing on, outweighs its cost.
- * Once a repair has cleared the fault, no other can tell anything by clearing it.
+ * Once a repair has cleared the fault, no other can tell anything by clearing it. A repair whose chance
+ * of clearing the fault is under `minFix` is not tried.
  */
 export function repairAsTest(
   s: Situation,
   repairs: ModelAction[],
   checks: ModelAction[],
+  minFix = 0,
 ): ModelAction | undefined {
   const { model, posterior: p } = s;
   if (!model.settings.repairAsTest || s.resolvedBy.length > 0) return undefined;
@@ -34,7 +36,8 @@ export function repairAsTest(
     // cannot be chosen, and its branches are not worked out.
     if (action.cost > Math.min(best?.cost ?? Number.POSITIVE_INFINITY, repairFirst) + EPSILON) continue;
     const likely = model.hypotheses.reduce((sum, h) => sum + (p[h.id] ?? 0) * (action.fixes[h.id] ?? 0), 0);
-    if (likely <= EPSILON || expectedGain(model, p, action) < model.settings.minGainBits) continue;
+    if (likely <= EPSILON || likely < minFix || expectedGain(model, p, action) < model.settings.minGainBits)
+      continue;
     if (checks.length === 0 && likely * model.settings.escalationCost < action.cost - EPSILON) continue;
     const cost = expectedCostWithRepair(model, p, action);
     if (!best || cost < best.cost - EPSILON) best = { action, cost };

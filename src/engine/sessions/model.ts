@@ -330,11 +330,12 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
       minGainBits: s.selection.min_gain_bits,
       quickMinutes: s.selection.quick_minutes,
       glanceMinutes: s.selection.glance_minutes,
-      ...(s.selection.glance_on_lead
+      ...(s.selection.when_led
         ? {
-            glanceOnLead: {
-              lead: s.selection.glance_on_lead.lead,
-              minGainBits: s.selection.glance_on_lead.min_gain_bits,
+            whenLed: {
+              lead: s.selection.when_led.lead,
+              glanceMinGainBits: s.selection.when_led.glance_min_gain_bits,
+              testRepairMinFix: s.selection.when_led.test_repair_min_fix,
             },
           }
         : {}),

@@ -8,6 +8,7 @@ import {
 } from './conclusion-checks.js';
 import { repairAsTest } from './expected-cost.js';
 import { type Distribution, expectedGain, expectedGainOnGroup, priorOf } from './inference.js';
+import { located } from './located.js';
 import { RESIDUAL_ID } from './model.js';
 import {
   actionById,
@@ -349,7 +350,7 @@ export function decide(s: Situation): Decision {
       a.kind === 'repair' &&
       !a.replacement &&
       (!a.restores || !model.settings.restoreNeedsReading || s.quantityReliability.has(a.restores)) &&
-      (!a.locatedBy || a.locatedBy.some((q) => s.quantityReliability.has(q))),
+      located(s.readings, a),
   );
 
   // Once the answers point at the leader well past every other cause (none explains them at
@@ -369,13 +370,13 @@ export function decide(s: Situation): Decision {
   // it is chosen, like any longer check, by its information per minute.
   // Once the complaint points at a leading group, a glance that tells nothing about it (the water gauge
   // on a communication fault) is not asked first: it is weighed with every other check, per minute.
-  const onLead = settings.glanceOnLead;
-  const led = onLead !== undefined && group.mass >= onLead.lead - EPSILON;
+  const whenLed = settings.whenLed;
+  const led = whenLed !== undefined && group.mass >= whenLed.lead - EPSILON;
   const glances = askable.filter(
     (a) =>
       a.minutes <= (settings.glanceMinutes ?? 0) &&
       !a.instrument &&
-      (!led || expectedGainOnGroup(model, p, a, ids) >= onLead.minGainBits),
+      (!led || expectedGainOnGroup(model, p, a, ids) >= whenLed.glanceMinGainBits),
   );
   // The glance's bar is the plain minimum gain: tying it to the quick-reading bar let a raised bar
   // push the gauge behind longer checks, against the rule that it comes first.
@@ -391,7 +392,8 @@ export function decide(s: Situation): Decision {
     return { kind: 'ask', actionId: quick.action.id };
   // Past the glances and quick readings, a repair swapping no part that costs less to resolution in
   // expectation than any check asked first.
-  const asTest = quick ? undefined : repairAsTest(s, repairs, askable);
+  // Likewise a cheap repair of a cause the complaint leaves under a few percent is not tried as a test.
+  const asTest = quick ? undefined : repairAsTest(s, repairs, askable, led ? whenLed.testRepairMinFix : 0);
   if (asTest) return { kind: 'ask', actionId: asTest.id };
 
   // A repair that costs little and clears a likely cause goes first when trying it, then going on,

@@ -13,9 +13,10 @@ import type {
   StatedReading,
 } from '../../contract/sessions.js';
 import type { Labels } from './knowledge-schema.js';
+import { nextLocating } from './located.js';
 import { RESIDUAL_ID, readingActionOf } from './model.js';
 import { pushQuote, sameCitation } from './quotes.js';
-import { posteriorsByTurn, quantitiesWithValue, statedInForce } from './session.js';
+import { posteriorsByTurn, quantitiesWithValue, readingsOf, statedInForce } from './session.js';
 import type { ModelAction, Quote, SessionState } from './types.js';
 
 export type Language = 'en' | 'fr';
@@ -139,14 +140,15 @@ function actionById(state: SessionState, id: string): ModelAction {
  */
 function repairPlanOf(state: SessionState, ids: string[], lang: Language): SessionOutcome['repair_plan'] {
   const read = ids.length > 0 ? quantitiesWithValue(state) : new Set<string>();
+  const readings = ids.length > 0 ? readingsOf(state) : new Map();
   return ids.map((id) => {
     const step = actionById(state, id);
-    const located = step.locatedBy?.some((q) => read.has(q)) ?? true;
+    const locating = nextLocating(readings, step);
     const reading =
       step.restores && !read.has(step.restores)
         ? readingActionOf(state.model.actions, step.restores)
-        : !located
-          ? readingActionOf(state.model.actions, step.locatedBy![0]!)
+        : locating
+          ? readingActionOf(state.model.actions, locating)
           : undefined;
     const readingLabel = reading ? text(reading.label, lang) : null;
     return {

@@ -10,6 +10,7 @@ import { answerWeights, type Distribution, priorOf, update } from './inference.j
 import type { Knowledge } from './knowledge-schema.js';
 import { compileModel, readingActionOf, sessionId } from './model.js';
 import { closedOutcome, decide, type Situation, WARRANTY_QUANTITY } from './policy.js';
+import type { Reading } from './situation.js';
 import type {
   Answer,
   AnswerValue,
@@ -89,6 +90,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
   const answered = new Set<string>();
   const valued = new Set<string>();
   const quantityReliability = new Map<string, number>();
+  const readings = new Map<string, Reading>();
   let warranty: boolean | null = null;
   let answers = 0;
   let asked = 0;
@@ -99,7 +101,9 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
   const apply = (action: ModelAction, value: AnswerValue) => {
     answers += 1;
     valued.add(action.id);
-    posterior = update(model, posterior, action, answerWeights(action, value));
+    const weights = answerWeights(action, value);
+    posterior = update(model, posterior, action, weights);
+    if (action.quantity && action.table) readings.set(action.quantity, { action, weights });
     if (action.kind === 'repair' && value === true) resolvedBy.push(action.id);
     if (action.quantity) {
       quantityReliability.set(
@@ -118,6 +122,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
       valued.add(evidence.action.id);
     }
     quantityReliability.set(evidence.action.quantity!, model.settings.statedReliability ?? 0);
+    if (evidence.action.table) readings.set(evidence.action.quantity!, evidence);
     if (evidence.action.quantity === WARRANTY_QUANTITY) warranty = evidence.stated.outcome === 'true';
   }
   const fromCode = codeEvidence(state);
@@ -153,6 +158,7 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
     answered,
     valued,
     quantityReliability,
+    readings,
     turnsUsed: state.history.length,
     answers,
     // Laplace's rule on the checks asked so far: how often this technician can read what is asked.
@@ -161,6 +167,11 @@ function replay(state: SessionState, afterTurn?: (posterior: Distribution) => vo
     warranty,
     resolvedBy,
   };
+}
+
+/** The last answer with a value of each quantity: read on site, given at the start, or stated. */
+export function readingsOf(state: SessionState): Map<string, Reading> {
+  return replay(state).readings;
 }
 
 /** The quantities the session has a value for: read on site, given at the start, or stated. */

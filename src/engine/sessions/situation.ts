@@ -1,8 +1,14 @@
 import type { Distribution } from './inference.js';
-import type { Outcome, SessionModel } from './types.js';
+import type { ModelAction, Outcome, SessionModel } from './types.js';
 
 /** The quantity whose answer gates part swaps on a unit still under warranty. */
 export const WARRANTY_QUANTITY = 'under_warranty';
+
+/** An answer with a value, as the weights it puts on the outcomes of the action that read it. */
+export interface Reading {
+  action: ModelAction;
+  weights: number[];
+}
 
 export interface Situation {
   model: SessionModel;
@@ -13,6 +19,8 @@ export interface Situation {
   valued: Set<string>;
   /** Quantity -> reliability of the best valued answer it has. */
   quantityReliability: Map<string, number>;
+  /** Quantity -> the last answer it was given with a value (read, given at the start or stated). */
+  readings: Map<string, Reading>;
   turnsUsed: number;
   /** Answers with a value, initial readings included. */
   answers: number;
