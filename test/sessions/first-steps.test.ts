@@ -38,6 +38,20 @@ describe('the first steps of a complaint that already points somewhere', () => {
     expect(without.asked.indexOf('open_isolation_valves')).toBeGreaterThanOrEqual(0);
   });
 
+  it('asks no reading that tells nothing about the link cable, and hands the job on naming it', () => {
+    const { asked, s } = drive(createSession(real, { ...base, symptom: COMMS }), {});
+    expect(asked).not.toContain('read_water_pressure');
+    expect(asked).not.toContain('read_water_delta_t');
+    expect(s.outcome).toMatchObject({ reason: 'readings_unavailable', cause_id: 'communication_link_fault' });
+    // Without the bar on what a check tells about the lead, the water gauge and the display come first.
+    const anyCheck = { ...real.settings.selection.when_led!, min_gain_bits: 1e-9 };
+    const without = drive(
+      createSession(withSelection({ when_led: anyCheck }), { ...base, symptom: COMMS }),
+      {},
+    );
+    expect(without.asked.slice(0, 2)).toEqual(['read_water_pressure', 'read_fault_display']);
+  });
+
   it('still opens on the gauge when the complaint is about the pressure', () => {
     const first = nextAction(createSession(real, { ...base, symptom: 'la pression baisse' }));
     expect(first?.id).toBe('read_water_pressure');

@@ -65,6 +65,7 @@ describe('repairs tried as tests, by expected cost to resolution', () => {
       answered: new Set<string>(),
       valued: new Set<string>(),
       quantityReliability: new Map<string, number>(),
+      readings: new Map(),
       turnsUsed: 4,
       answers: 2,
       readable: 0.4,

@@ -334,7 +334,7 @@ export function compileModel(k: Knowledge, init: SessionInit): SessionModel {
         ? {
             whenLed: {
               lead: s.selection.when_led.lead,
-              glanceMinGainBits: s.selection.when_led.glance_min_gain_bits,
+              minGainBits: s.selection.when_led.min_gain_bits,
               testRepairMinFix: s.selection.when_led.test_repair_min_fix,
             },
           }

@@ -358,7 +358,17 @@ export function decide(s: Situation): Decision {
   // step: trying it tells more than any further reading and clears the fault when the lead is right.
   const ownRepair = leaderRepair(s, group, repairs);
   if (ownRepair) return { kind: 'ask', actionId: ownRepair.id };
-  const askable = stuck ? [] : information;
+  // Once the complaint points at a leading group (more likely than not), a check that tells nothing
+  // about it (the water gauge or the ΔT on a communication fault) is not asked: the job is handed on
+  // sooner rather than spent on causes nobody suspects. Once a repair has cleared the fault, the checks
+  // left are what settles its cause, and stay.
+  const whenLed = settings.whenLed;
+  const led = whenLed !== undefined && group.mass >= whenLed.lead - EPSILON && s.resolvedBy.length === 0;
+  const askable = stuck
+    ? []
+    : led
+      ? information.filter((a) => expectedGainOnGroup(model, p, a, ids) >= whenLed.minGainBits)
+      : information;
   const bestObservation = bestByGainPerCost(model, p, askable);
 
   // What a technician reads in a couple of minutes (a gauge, the display, the air vent) comes before
@@ -368,16 +378,7 @@ export function decide(s: Situation): Decision {
   const quickGain = settings.quickMinGain ?? 1;
   // A reading that needs a meter the installation does not carry is never a glance nor a quick reading:
   // it is chosen, like any longer check, by its information per minute.
-  // Once the complaint points at a leading group, a glance that tells nothing about it (the water gauge
-  // on a communication fault) is not asked first: it is weighed with every other check, per minute.
-  const whenLed = settings.whenLed;
-  const led = whenLed !== undefined && group.mass >= whenLed.lead - EPSILON;
-  const glances = askable.filter(
-    (a) =>
-      a.minutes <= (settings.glanceMinutes ?? 0) &&
-      !a.instrument &&
-      (!led || expectedGainOnGroup(model, p, a, ids) >= whenLed.glanceMinGainBits),
-  );
+  const glances = askable.filter((a) => a.minutes <= (settings.glanceMinutes ?? 0) && !a.instrument);
   // The glance's bar is the plain minimum gain: tying it to the quick-reading bar let a raised bar
   // push the gauge behind longer checks, against the rule that it comes first.
   const quick =

@@ -98,16 +98,16 @@ export const Settings = z
         glance_minutes: z.number().min(0).default(0),
         quick_min_gain: z.number().positive().default(0.05),
         /**
-         * Once the leading remedy group holds `lead` or more (the complaint points somewhere), a glance
-         * comes first only when it tells at least `glance_min_gain_bits` about that group (whether the
-         * cause is in it or not), and a repair is tried as a test only when it clears the fault with at
-         * least `test_repair_min_fix`: no water gauge, isolation valves or heating curve first on a
+         * Once the leading remedy group holds `lead` or more (the complaint points somewhere), a check is
+         * asked only when it tells at least `min_gain_bits` about that group (whether the cause is in it
+         * or not), and a repair is tried as a test only when it clears the fault with at least
+         * `test_repair_min_fix`: no water gauge, ΔT, isolation valves or heating curve on a
          * communication fault.
          */
         when_led: z
           .object({
             lead: z.number().gt(0).max(1),
-            glance_min_gain_bits: z.number().positive(),
+            min_gain_bits: z.number().positive(),
             test_repair_min_fix: z.number().min(0).lt(1),
           })
           .strict()

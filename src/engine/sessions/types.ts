@@ -212,10 +212,10 @@ export interface ModelSettings {
   /** Readings of at most this many minutes come before repairs whatever the technician could read. */
   glanceMinutes?: number;
   /**
-   * Past a lead of `lead`, a glance comes first only when it tells `glanceMinGainBits` about the lead,
-   * and a repair is tried as a test only when it clears the fault with `testRepairMinFix` or more.
+   * Past a lead of `lead`, a check is asked only when it tells `minGainBits` about the lead, and a
+   * repair is tried as a test only when it clears the fault with `testRepairMinFix` or more.
    */
-  whenLed?: { lead: number; glanceMinGainBits: number; testRepairMinFix: number };
+  whenLed?: { lead: number; minGainBits: number; testRepairMinFix: number };
   quickMinGain?: number;
   ruleOutRatio: number;
   /**
