@@ -3,6 +3,7 @@ import { jsonFlag } from '../../src/cli/client-command.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { formatSession, recordedText } from '../../src/cli/format-session.js';
 import { commandLineAnswer, SessionCommand, sessionSourceFlags } from '../../src/cli/session-command.js';
+import { say } from '../../src/cli/session-words.js';
 
 export default class SessionRespond extends SessionCommand {
   static override summary = 'Answer the pending step of a session.';
@@ -49,8 +50,9 @@ export default class SessionRespond extends SessionCommand {
           answer.action_id,
           answer.unknown ? { unknown: true } : { value: answer.value! },
           pending ?? undefined,
+          session.language,
         );
-        this.print(this.style.dim(`Recorded: ${recorded}`));
+        this.print(this.style.dim(say(session.language ?? 'en', 'recorded', { text: recorded })));
         const previous = new Map(before.hypotheses.map((h) => [h.id, h.probability]));
         this.print(formatSession(session, this.style, { previous }));
       }

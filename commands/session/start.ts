@@ -9,6 +9,7 @@ import {
   sessionSourceFlags,
   unitFlags,
 } from '../../src/cli/session-command.js';
+import { say } from '../../src/cli/session-words.js';
 import type { CreateSessionRequest } from '../../src/contract/sessions.js';
 
 export default class SessionStart extends SessionCommand {
@@ -61,11 +62,7 @@ export default class SessionStart extends SessionCommand {
       if (flags.json) this.printJson(session);
       else {
         this.print(formatSession(session, this.style));
-        this.print(
-          this.style.dim(
-            `\nAnswer with: heatsource session respond ${session.id} <answer>   (? if you cannot check)`,
-          ),
-        );
+        this.print(this.style.dim(`\n${say(session.language ?? 'en', 'answer_hint', { id: session.id })}`));
       }
       return EXIT.ok;
     });

@@ -14,6 +14,7 @@ import {
 import type { LineInput } from './line-input.js';
 import { PROMPT_HELP, parseTyped } from './session-answer.js';
 import type { SessionAnswer, SessionClient } from './session-client.js';
+import { say } from './session-words.js';
 import type { Style } from './style.js';
 import { Lines } from './text-layout.js';
 
@@ -186,7 +187,8 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
     .para(style.bold(`Troubleshooting · ${equipmentLine(session.equipment)}`))
     .para(style.dim(`Session ${session.id} (${client.where})`))
     .para(style.dim(`Answers: ${PROMPT_HELP}`));
-  const stated = formatStated(session.stated_readings, style).lines;
+  const lang = session.language ?? 'en';
+  const stated = formatStated(session.stated_readings, style, lang).lines;
   if (stated.length > 0) header.add('', ...stated);
   o.print(header.toString());
 
@@ -196,12 +198,13 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
     if (show) {
       const view = new Lines(style).add(
         '',
-        ...formatHypotheses(session.hypotheses, style, { previous }).lines,
+        ...formatHypotheses(session.hypotheses, style, { previous }, lang).lines,
         '',
       );
-      if (session.next_action) view.add(...formatAction(session.next_action, style, session.turns).lines);
+      if (session.next_action)
+        view.add(...formatAction(session.next_action, style, session.turns, lang).lines);
       else if (session.outcome)
-        view.add(...formatOutcome(session.outcome, style, clearingRepair(session.history)).lines);
+        view.add(...formatOutcome(session.outcome, style, clearingRepair(session.history), lang).lines);
       o.print(view.toString());
     }
     show = true;
@@ -244,7 +247,7 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
           const undone = before.history[before.history.length - 1];
           o.print(
             style.dim(
-              `Took back: ${undone ? `${undone.prompt} → ${valueText(undone.value, undone)}` : 'the last answer'}`,
+              `Took back: ${undone ? `${undone.prompt} → ${valueText(undone.value, undone, lang)}` : 'the last answer'}`,
             ),
           );
           previous = probabilities(before);
@@ -264,8 +267,9 @@ export async function troubleshoot(o: TroubleshootOptions): Promise<Troubleshoot
             action.id,
             typed.kind === 'unknown' ? { unknown: true } : { value: typed.value },
             action,
+            lang,
           );
-          o.print(style.dim(`Recorded: ${recorded}`));
+          o.print(style.dim(say(lang, 'recorded', { text: recorded })));
           previous = probabilities(before);
           continue;
         }

@@ -205,6 +205,23 @@ describe('heatsource session, in French', () => {
       ]),
     );
     expect(next.language).toBe('fr');
+    // The words around the steps are French too: headings, the answer expected, the hint, what was recorded.
+    expect(started.stdout).toContain('Causes probables');
+    expect(started.stdout).toMatch(/Étape 1 sur \d+ au plus/);
+    expect(started.stdout).toContain('Répondez avec : heatsource session respond');
+    expect(started.stdout).not.toContain('Likely causes');
+    expect(started.stdout).not.toContain('Answer with');
+    const answered = await cli(['session', 'respond', first.id, '?', ...src]);
+    expect(answered.status, answered.stderr).toBe(0);
+    expect(answered.stdout).toContain('Enregistré : impossible à vérifier');
+    expect(answered.stdout).toContain('Étape 3 sur');
+    const report = await cli(['session', 'summary', first.id, ...src]);
+    expect(report.status, report.stderr).toBe(0);
+    expect(report.stdout).toContain('Étapes réalisées');
+    expect(report.stdout).not.toContain('Steps taken');
+    // An English session keeps its English words.
+    const english = await cli(['session', 'start', ...unitFlags, ...src]);
+    expect(english.stdout).toContain('Likely causes');
     const wrong = await cli(['session', 'start', ...unitFlags, '--language', 'de', ...src]);
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain('--language');
