@@ -53,6 +53,10 @@ export async function buildFieldApp(outDir = path.join(ROOT, 'dist', 'app')): Pr
         'utf8',
       ),
       __HEATSOURCE_STOP_WORDS__: fs.readFileSync(path.join(ROOT, 'data', 'text', 'stop-words.json'), 'utf8'),
+      __HEATSOURCE_SESSION_WORDS__: fs.readFileSync(
+        path.join(ROOT, 'data', 'cli', 'session-words.json'),
+        'utf8',
+      ),
       __HEATSOURCE_COMPOUND_PARTS__: fs.readFileSync(
         path.join(ROOT, 'data', 'search', 'compound-parts.json'),
         'utf8',
@@ -67,7 +71,7 @@ export async function buildFieldApp(outDir = path.join(ROOT, 'dist', 'app')): Pr
           build.onResolve(
             {
               filter:
-                /\/(units-table|glossary-source|question-types-source|stop-words-source|compound-parts-source)\.js$/,
+                /\/(units-table|glossary-source|question-types-source|stop-words-source|compound-parts-source|session-words-source)\.js$/,
             },
             (args) => ({
               path: shim(`${path.basename(args.path, '.js')}.ts`),

@@ -12,7 +12,7 @@ import type {
   SessionSummary,
   StatedReading,
 } from '../contract/sessions.js';
-import { say, sayValue } from './session-words.js';
+import { say, sayValue } from '../text/session-words.js';
 import type { Style } from './style.js';
 import { Lines, pages } from './text-layout.js';
 

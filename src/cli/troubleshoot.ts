@@ -1,6 +1,7 @@
 import { HeatsourceError } from '@heatsource/sdk';
 import { ERROR_CODE_MAX } from '../contract/common.js';
 import type { CreateSessionRequest, Session, SessionContext } from '../contract/sessions.js';
+import { say } from '../text/session-words.js';
 import {
   clearingRepair,
   equipmentLine,
@@ -14,7 +15,6 @@ import {
 import type { LineInput } from './line-input.js';
 import { PROMPT_HELP, parseTyped } from './session-answer.js';
 import type { SessionAnswer, SessionClient } from './session-client.js';
-import { say } from './session-words.js';
 import type { Style } from './style.js';
 import { Lines } from './text-layout.js';
 

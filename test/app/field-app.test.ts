@@ -217,10 +217,14 @@ describe.skipIf(missing)('the field app at /app, offline in Chromium', () => {
   it('runs a session in French when asked, down to the repairs left', async () => {
     const view = await startGuidedSession('fr');
     await view.locator('.prompt').waitFor();
+    // The words around the steps are French too.
+    expect(await view.getByRole('button', { name: "Can't check" }).count()).toBe(0);
+    expect(await view.getByRole('button', { name: 'Fermer la session' }).count()).toBe(1);
     for (let answered = 1; answered <= 3; answered++) {
-      await view.getByRole('button', { name: "Can't check" }).click();
+      await view.getByRole('button', { name: 'Impossible à vérifier' }).click();
       await expect.poll(() => view.getAttribute('data-answers')).toBe(String(answered));
     }
+    expect(await view.textContent()).toContain("Réparations restant à essayer, la plus utile d'abord");
     const items = await view.locator('ol.repair-plan li').allTextContents();
     expect(items).toContain(
       "Refaire l'appoint en eau (seulement après ce relevé : relever la pression d'eau)",

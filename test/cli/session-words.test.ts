@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { say, sayValue } from '../../src/cli/session-words.js';
 import {
   EscalationTarget,
   SessionActionKind,
@@ -8,6 +7,7 @@ import {
   SessionStatus,
 } from '../../src/contract/sessions.js';
 import { projectPath } from '../../src/project-path.js';
+import { say, sayValue } from '../../src/text/session-words.js';
 
 const file = JSON.parse(readFileSync(projectPath('data', 'cli', 'session-words.json'), 'utf8')) as Record<
   string,

@@ -1,4 +1,5 @@
-import type { Session } from '../../contract/sessions.js';
+import type { Session, SessionLanguage } from '../../contract/sessions.js';
+import { say, sayValue } from '../../text/session-words.js';
 import type { OfflineEngine } from '../offline-engine.js';
 import type { OfflineAnswer } from '../offline-session.js';
 import { el, formValues, show } from './dom.js';
@@ -111,32 +112,38 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
 
   function render(session: Session): void {
     const s = current!;
+    const lang = session.language ?? 'en';
     const parts: (Node | string)[] = [syncNote(s)];
     const a = session.next_action;
     if (a) {
       parts.push(el('p', { class: 'prompt' }, a.prompt));
-      if (a.safety) parts.push(el('p', { class: 'warning' }, `Warning: ${a.safety}`));
+      if (a.safety) parts.push(el('p', { class: 'warning' }, say(lang, 'warning', { text: a.safety })));
       for (const c of a.citations.slice(0, 2))
-        parts.push(el('p', { class: 'citation' }, `${c.title}, page ${c.page}`));
+        parts.push(
+          el('p', { class: 'citation' }, say(lang, 'citation_page', { title: c.title, page: c.page })),
+        );
       const e = a.expected;
       const choices = el('div', { class: 'choices' });
       if (e.type === 'boolean') {
         for (const [label, value] of [
-          ['Yes', true],
-          ['No', false],
+          [say(lang, 'yes_button'), true],
+          [say(lang, 'no_button'), false],
         ] as const) {
           const b = el('button', { type: 'button' }, label);
           b.addEventListener('click', () => answer({ action_id: a.id, value }));
           choices.append(b);
         }
       } else if (e.type === 'number') {
-        const range = e.nominal_range ? ` (normal ${e.nominal_range[0]} to ${e.nominal_range[1]})` : '';
+        const range = e.nominal_range
+          ? say(lang, 'range_nominal', { low: e.nominal_range[0], high: e.nominal_range[1], unit: '' })
+          : '';
         const input = el('input', { type: 'number', step: 'any', name: 'reading', inputmode: 'decimal' });
-        const record = el('button', { type: 'button' }, 'Record');
+        const record = el('button', { type: 'button' }, say(lang, 'record'));
         record.addEventListener('click', () => {
           if (input.value.trim() !== '') answer({ action_id: a.id, value: Number(input.value) });
         });
-        choices.append(el('label', {}, `Reading in ${e.unit ?? 'the unit asked'}${range} `, input), record);
+        const unit = e.unit ?? say(lang, 'unit_asked');
+        choices.append(el('label', {}, say(lang, 'reading_in', { unit, range }), input), record);
       } else {
         for (const c of e.choices ?? []) {
           const b = el('button', { type: 'button' }, c.label);
@@ -144,7 +151,7 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
           choices.append(b);
         }
       }
-      const unknown = el('button', { type: 'button', class: 'secondary' }, "Can't check");
+      const unknown = el('button', { type: 'button', class: 'secondary' }, say(lang, 'cannot_check_button'));
       unknown.addEventListener('click', () => answer({ action_id: a.id, unknown: true }));
       choices.append(unknown);
       parts.push(choices);
@@ -153,32 +160,45 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
     if (o) {
       const cause = o.cause
         ? `${o.cause.label} (${Math.round(o.cause.probability * 100)} %)`
-        : 'no single cause';
+        : say(lang, 'no_single_cause');
       parts.push(
-        el('p', { class: 'outcome', 'data-kind': o.kind }, `${o.kind.replace('_', ' ')}: ${cause}`),
+        el('p', { class: 'outcome', 'data-kind': o.kind }, `${sayValue(lang, 'outcome', o.kind)}: ${cause}`),
         ...(o.action ? [el('p', {}, o.action.prompt)] : []),
         ...(o.action?.part
           ? [
               el(
                 'p',
                 { class: 'part' },
-                `Part: ${o.action.part.name}${o.action.part.reference ? ` (${o.action.part.reference})` : ''}${o.action.part.citation ? `, page ${o.action.part.citation.page}` : ''}`,
+                say(lang, 'part', {
+                  name: o.action.part.name,
+                  ref: o.action.part.reference ? say(lang, 'part_ref', { ref: o.action.part.reference }) : '',
+                  page: o.action.part.citation ? `, page ${o.action.part.citation.page}` : '',
+                }),
               ),
             ]
           : []),
-        ...(o.action?.safety ? [el('p', { class: 'safety' }, `Safety: ${o.action.safety}`)] : []),
-        ...(o.repair_plan.length > 0 ? [repairPlan(o.repair_plan)] : []),
+        ...(o.action?.safety
+          ? [el('p', { class: 'safety' }, say(lang, 'safety', { text: o.action.safety }))]
+          : []),
+        ...(o.repair_plan.length > 0 ? [repairPlan(o.repair_plan, lang)] : []),
       );
     }
     if (session.status !== 'closed') {
-      const closeButton = el('button', { type: 'button', class: 'secondary' }, 'Close session');
+      const closeButton = el('button', { type: 'button', class: 'secondary' }, say(lang, 'close_session'));
       closeButton.addEventListener('click', () => {
         if (current) void change({ ...current, closed: true });
       });
       parts.push(closeButton);
     }
     parts.push(
-      el('p', { class: 'turns' }, `${session.history.length} answer(s) given; status ${session.status}.`),
+      el(
+        'p',
+        { class: 'turns' },
+        say(lang, 'answers_given', {
+          n: session.history.length,
+          status: sayValue(lang, 'status', session.status),
+        }),
+      ),
     );
     view.dataset.status = session.status;
     view.dataset.answers = String(session.history.length);
@@ -189,12 +209,15 @@ export function startGuided(deps: GuidedDeps): { sync(): Promise<void> } {
    * The repairs a hand-on leaves, most worthwhile first, each with what must come before it: a part is
    * never swapped on a lead alone, and a top-up waits for the gauge.
    */
-  function repairPlan(plan: NonNullable<Session['outcome']>['repair_plan']): HTMLElement {
+  function repairPlan(
+    plan: NonNullable<Session['outcome']>['repair_plan'],
+    lang: SessionLanguage,
+  ): HTMLElement {
     const list = el('ol', { class: 'repair-plan' });
     for (const r of plan.slice(0, 5)) {
       list.append(el('li', { 'data-id': r.id }, r.condition ? `${r.label} (${r.condition})` : r.label));
     }
-    return el('div', {}, el('p', {}, 'Repairs still to try, most worthwhile first:'), list);
+    return el('div', {}, el('p', {}, say(lang, 'repairs_left')), list);
   }
 
   function syncNote(s: PendingSession): HTMLElement {

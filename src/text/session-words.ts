@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { SessionLanguage } from '../contract/sessions.js';
 import { checkJsonSource } from '../json-check.js';
-import { readJsonSource } from '../json-source.js';
-import { projectPath } from '../project-path.js';
+import { readSessionWordsSource } from './session-words-source.js';
 
 /**
- * What the terminal prints around a guided session (headings, notes, the answer hint), in the session's
+ * What the terminal and the field app print around a guided session (headings, notes, the answer hint), in the session's
  * language: data/cli/session-words.json. The steps, causes and remedies come translated in the payload;
  * these are the words around them. Written by hand rather than with an i18n library: two languages and
  * one flat table, filled by name, need nothing more.
@@ -19,7 +18,7 @@ let table: Map<string, Entry> | undefined;
 
 function words(): Map<string, Entry> {
   if (!table) {
-    const raw = checkJsonSource(readJsonSource(projectPath('data', 'cli', 'session-words.json')), WordFile);
+    const raw = checkJsonSource(readSessionWordsSource(), WordFile);
     table = new Map(
       Object.entries(raw).flatMap(([key, value]) => (typeof value === 'string' ? [] : [[key, value]])),
     );
