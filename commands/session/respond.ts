@@ -3,7 +3,7 @@ import { jsonFlag } from '../../src/cli/client-command.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { formatSession, recordedText } from '../../src/cli/format-session.js';
 import { commandLineAnswer, SessionCommand, sessionSourceFlags } from '../../src/cli/session-command.js';
-import { say } from '../../src/cli/session-words.js';
+import { say } from '../../src/text/session-words.js';
 
 export default class SessionRespond extends SessionCommand {
   static override summary = 'Answer the pending step of a session.';

@@ -9,8 +9,8 @@ import {
   sessionSourceFlags,
   unitFlags,
 } from '../../src/cli/session-command.js';
-import { say } from '../../src/cli/session-words.js';
 import type { CreateSessionRequest } from '../../src/contract/sessions.js';
+import { say } from '../../src/text/session-words.js';
 
 export default class SessionStart extends SessionCommand {
   static override summary = 'Start a guided troubleshooting session (one billable unit on a server).';
