@@ -42,6 +42,8 @@ describe('the first steps of a complaint that already points somewhere', () => {
     const { asked, s } = drive(createSession(real, { ...base, symptom: COMMS }), {});
     expect(asked).not.toContain('read_water_pressure');
     expect(asked).not.toContain('read_water_delta_t');
+    // Nor, as a last resort, a repair of a cause the complaint leaves at well under 1 % (a reset).
+    expect(asked.filter((id) => real.actions.find((a) => a.id === id)?.kind === 'repair')).toEqual([]);
     expect(s.outcome).toMatchObject({ reason: 'readings_unavailable', cause_id: 'communication_link_fault' });
     // Without the bar on what a check tells about the lead, the water gauge and the display come first.
     const anyCheck = { ...real.settings.selection.when_led!, min_gain_bits: 1e-9 };

@@ -1,5 +1,6 @@
 import { expectedGain } from './inference.js';
 import {
+  clearChance,
   EPSILON,
   expectedCostAfter,
   expectedCostWithRepair,
@@ -35,7 +36,7 @@ export function repairAsTest(
     // A repair costs at least its own price: one dearer than the best so far, or than the repair order,
     // cannot be chosen, and its branches are not worked out.
     if (action.cost > Math.min(best?.cost ?? Number.POSITIVE_INFINITY, repairFirst) + EPSILON) continue;
-    const likely = model.hypotheses.reduce((sum, h) => sum + (p[h.id] ?? 0) * (action.fixes[h.id] ?? 0), 0);
+    const likely = clearChance(model, p, action);
     if (likely <= EPSILON || likely < minFix || expectedGain(model, p, action) < model.settings.minGainBits)
       continue;
     if (checks.length === 0 && likely * model.settings.escalationCost < action.cost - EPSILON) continue;

@@ -13,6 +13,7 @@ import { RESIDUAL_ID } from './model.js';
 import {
   actionById,
   cheapestRepairFirst,
+  clearChance,
   EPSILON,
   expectedCostAfter,
   heaviestRemedyGroup,
@@ -414,8 +415,14 @@ export function decide(s: Situation): Decision {
   if (stuck) return handOn(s, 'readings_unavailable');
   if (cleared) return handOn(s, 'no_discriminating_action');
 
-  const fallback = bestByGainPerCost(model, p, repairs);
+  // Once a cause leads, the last resort is its own kind of repair, not a long shot: with none left that
+  // clears the fault often enough, the job is handed on naming the leader.
+  const lastResort = led
+    ? repairs.filter((a) => clearChance(model, p, a) >= whenLed.testRepairMinFix)
+    : repairs;
+  const fallback = bestByGainPerCost(model, p, lastResort);
   if (fallback) return { kind: 'ask', actionId: fallback.action.id };
+  if (led) return handOn(s, s.unansweredStreak > 0 ? 'readings_unavailable' : 'no_discriminating_action');
   return finish(
     s,
     'escalated',

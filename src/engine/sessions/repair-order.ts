@@ -153,6 +153,11 @@ export function expectedCostWithRepair(model: SessionModel, p: Distribution, rep
   return repair.cost + failed.probability * expectedRepairCost(model, failed.posterior);
 }
 
+/** The chance that carrying out a repair clears the fault, under the current beliefs. */
+export function clearChance(model: SessionModel, p: Distribution, repair: ModelAction): number {
+  return model.hypotheses.reduce((sum, h) => sum + (p[h.id] ?? 0) * (repair.fixes[h.id] ?? 0), 0);
+}
+
 /** A repair is tried ahead of observations only when it clears the fault this often. */
 export const LIKELY_FIX = 0.25;
 
@@ -165,7 +170,7 @@ export function cheapestRepairFirst(
 ): { action: ModelAction; cost: number } | undefined {
   let best: { action: ModelAction; cost: number } | undefined;
   for (const action of repairs) {
-    const likely = model.hypotheses.reduce((sum, h) => sum + (p[h.id] ?? 0) * (action.fixes[h.id] ?? 0), 0);
+    const likely = clearChance(model, p, action);
     if (likely < likelyFix || expectedGain(model, p, action) < model.settings.minGainBits) continue;
     const cost = expectedCostWithRepair(model, p, action);
     if (!best || cost < best.cost - EPSILON) best = { action, cost };
